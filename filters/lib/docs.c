@@ -1,0 +1,413 @@
+#include "docs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define END { NULL, NULL, 0, NULL }
+#define OPT FIELD_OPTIONAL
+
+static int const_is(jv v, const char *want, char *why, size_t whylen)
+{
+	if (!strcmp(jv_string_value(v), want))
+		return 0;
+	snprintf(why, whylen, "must be \"%s\"", want);
+	return -1;
+}
+
+static int one_of(jv v, const char *const *allowed, char *why, size_t whylen)
+{
+	size_t used;
+
+	for (const char *const *a = allowed; *a; a++)
+		if (!strcmp(jv_string_value(v), *a))
+			return 0;
+	used = (size_t)snprintf(why, whylen, "must be one of");
+	for (const char *const *a = allowed; *a && used < whylen; a++)
+		used += (size_t)snprintf(why + used, whylen - used, "%s %s",
+					 a == allowed ? "" : ",", *a);
+	return -1;
+}
+
+#define CONST_CHECK(fn, value)                                   \
+	static int fn(jv v, char *why, size_t whylen)            \
+	{                                                        \
+		return const_is(v, value, why, whylen);          \
+	}
+
+CONST_CHECK(is_task_schema, SCHEMA_TASK)
+CONST_CHECK(is_selection_schema, SCHEMA_SELECTION)
+CONST_CHECK(is_evidence_schema, SCHEMA_EVIDENCE)
+CONST_CHECK(is_evaluation_schema, SCHEMA_EVALUATION)
+CONST_CHECK(is_capture_schema, SCHEMA_CAPTURE)
+CONST_CHECK(is_bub, "bub")
+
+static int is_status(jv v, char *why, size_t whylen)
+{
+	static const char *const ok[] = { "completed", "failed", NULL };
+	return one_of(v, ok, why, whylen);
+}
+
+static int is_task_kind(jv v, char *why, size_t whylen)
+{
+	static const char *const ok[] = { "local", "registry", NULL };
+	return one_of(v, ok, why, whylen);
+}
+
+static int is_capture_event(jv v, char *why, size_t whylen)
+{
+	static const char *const ok[] = { "user_prompt", "llm_result",
+		"tool_result", "checkpoint", "context", NULL };
+	return one_of(v, ok, why, whylen);
+}
+
+static int is_set(jv obj, const char *key)
+{
+	jv v = jv_object_get(jv_copy(obj), jv_string(key));
+	int set = jv_get_kind(v) != JV_KIND_NULL;
+
+	jv_free(v);
+	return set;
+}
+
+/* A local dataset (path) or a registry one (name [+ version]), not both. */
+static int dataset_rule(jv v, char *why, size_t whylen)
+{
+	int has_path = is_set(v, "path"), has_name = is_set(v, "name");
+
+	if (has_path == has_name) {
+		snprintf(why, whylen, "must give exactly one of path or name");
+		return -1;
+	}
+	if (has_path && is_set(v, "version")) {
+		snprintf(why, whylen, "a local dataset (path) cannot declare a version");
+		return -1;
+	}
+	return 0;
+}
+
+static int unique_probe_ids(jv probes, char *why, size_t whylen)
+{
+	int n = jv_array_length(jv_copy(probes));
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++) {
+			jv a = jv_object_get(jv_array_get(jv_copy(probes), i), jv_string("id"));
+			jv b = jv_object_get(jv_array_get(jv_copy(probes), j), jv_string("id"));
+			int same = jv_equal(jv_copy(a), b);
+			if (same)
+				snprintf(why, whylen, "probe ids must be unique: \"%s\" repeats",
+					 jv_string_value(a));
+			jv_free(a);
+			if (same)
+				return -1;
+		}
+	return 0;
+}
+
+/* ---- leaf shapes ---- */
+
+static const struct shape s_any = { .kind = SK_ANY };
+static const struct shape s_str = { .kind = SK_STRING };
+static const struct shape s_str_null = { .kind = SK_STRING, .flags = SHAPE_NULLABLE };
+static const struct shape s_str_nonempty = { .kind = SK_STRING, .flags = SHAPE_MIN, .min = 1 };
+static const struct shape s_bool = { .kind = SK_BOOL };
+static const struct shape s_bool_null = { .kind = SK_BOOL, .flags = SHAPE_NULLABLE };
+static const struct shape s_int_null = { .kind = SK_INT, .flags = SHAPE_NULLABLE };
+static const struct shape s_count = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 0 };
+static const struct shape s_num = { .kind = SK_NUMBER };
+static const struct shape s_ratio = { .kind = SK_NUMBER, .flags = SHAPE_MIN | SHAPE_MAX, .min = 0, .max = 1 };
+static const struct shape s_id = { .kind = SK_STRING, .check = shape_check_id };
+static const struct shape s_hex = { .kind = SK_STRING, .check = shape_check_hex64 };
+static const struct shape s_hex_null = { .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_hex64 };
+static const struct shape s_time = { .kind = SK_STRING, .check = shape_check_datetime };
+static const struct shape s_time_null = { .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_datetime };
+static const struct shape s_strings = { .kind = SK_ARRAY, .items = &s_str };
+static const struct shape s_strings_nonempty = { .kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1 };
+
+/* ---- manifest ---- */
+
+static const struct field provenance_fields[] = {
+	{ "source", &s_str, 0, NULL },
+	{ "revision", &s_hex, 0, NULL },
+	{ "selection", &s_str, 0, NULL },
+	{ "case_ids", &s_strings_nonempty, 0, NULL },
+	END
+};
+static const struct shape s_provenance = { .kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = provenance_fields };
+
+static const struct field dataset_fields[] = {
+	{ "path", &s_str_null, OPT, NULL },
+	{ "name", &s_str_null, OPT, NULL },
+	{ "version", &s_str_null, OPT, NULL },
+	{ "task_id", &s_str_nonempty, 0, NULL },
+	{ "checksum", &s_hex, 0, NULL },
+	END
+};
+static const struct shape s_dataset = { .kind = SK_OBJECT, .fields = dataset_fields, .check = dataset_rule };
+
+static const struct shape s_adapter = { .kind = SK_STRING, .check = is_bub };
+static const struct shape s_max_steps = { .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 200 };
+static const struct shape s_max_tokens = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 256 };
+static const struct field execution_fields[] = {
+	{ "type", &s_adapter, OPT, "\"bub\"" },
+	{ "model", &s_bool, OPT, "false" },
+	{ "max_steps", &s_max_steps, OPT, "50" },
+	{ "max_tokens", &s_max_tokens, OPT, "16384" },
+	END
+};
+static const struct shape s_execution = { .kind = SK_OBJECT, .fields = execution_fields };
+
+static const struct shape s_query = { .kind = SK_STRING, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 8192 };
+static const struct field probe_fields[] = {
+	{ "id", &s_id, 0, NULL },
+	{ "query", &s_query, 0, NULL },
+	{ "expected_context", &s_strings, OPT, "[]" },
+	END
+};
+static const struct shape s_probe_spec = { .kind = SK_OBJECT, .fields = probe_fields };
+static const struct shape s_probe_specs = {
+	.kind = SK_ARRAY, .items = &s_probe_spec, .flags = SHAPE_MIN, .min = 1,
+	.check = unique_probe_ids,
+};
+
+static const struct field threshold_fields[] = {
+	{ "capture_coverage", &s_ratio, OPT, "0" },
+	{ "groundedness", &s_ratio, OPT, "0" },
+	{ "probe_coverage", &s_ratio, OPT, "1" },
+	{ "minimum_in_run_contexts", &s_count, OPT, "0" },
+	END
+};
+static const struct shape s_thresholds = { .kind = SK_OBJECT, .fields = threshold_fields };
+
+static const struct shape s_checkpoint_every = { .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 100 };
+static const struct shape s_event_bytes = { .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 512, .max = 32768 };
+static const struct field evaluation_spec_fields[] = {
+	{ "capture_events", &s_bool, OPT, "false" },
+	{ "checkpoint_every_events", &s_checkpoint_every, OPT, "5" },
+	{ "max_event_bytes", &s_event_bytes, OPT, "8192" },
+	{ "require_checkpoint", &s_bool, OPT, "false" },
+	{ "expected_memory", &s_strings, OPT, "[]" },
+	{ "probes", &s_probe_specs, 0, NULL },
+	{ "thresholds", &s_thresholds, OPT, "{}" },
+	END
+};
+static const struct shape s_evaluation_spec = { .kind = SK_OBJECT, .fields = evaluation_spec_fields };
+
+static const struct shape s_task_schema = { .kind = SK_STRING, .check = is_task_schema };
+static const struct field manifest_fields[] = {
+	{ "schema", &s_task_schema, 0, NULL },
+	{ "id", &s_id, 0, NULL },
+	{ "categories", &s_strings_nonempty, 0, NULL },
+	{ "provenance", &s_provenance, OPT, NULL },
+	{ "dataset", &s_dataset, 0, NULL },
+	{ "execution", &s_execution, 0, NULL },
+	{ "evaluation", &s_evaluation_spec, 0, NULL },
+	END
+};
+const struct shape doc_manifest = { .kind = SK_OBJECT, .fields = manifest_fields };
+
+/* ---- selection ---- */
+
+static const struct field manifest_ref_fields[] = {
+	{ "path", &s_str, 0, NULL },
+	{ "sha256", &s_hex, 0, NULL },
+	END
+};
+static const struct shape s_manifest_ref = { .kind = SK_OBJECT, .fields = manifest_ref_fields };
+static const struct shape s_task_kind = { .kind = SK_STRING, .check = is_task_kind };
+static const struct field task_ref_fields[] = {
+	{ "kind", &s_task_kind, 0, NULL },
+	{ "dir", &s_str_null, 0, NULL },
+	{ "checksum", &s_hex_null, 0, NULL },
+	END
+};
+static const struct shape s_task_ref = { .kind = SK_OBJECT, .fields = task_ref_fields };
+static const struct shape s_selection_schema = { .kind = SK_STRING, .check = is_selection_schema };
+static const struct field selection_fields[] = {
+	{ "schema", &s_selection_schema, 0, NULL },
+	{ "workload", &doc_manifest, 0, NULL },
+	{ "manifest", &s_manifest_ref, 0, NULL },
+	{ "task", &s_task_ref, 0, NULL },
+	END
+};
+const struct shape doc_selection = { .kind = SK_OBJECT, .fields = selection_fields };
+
+/* ---- replay ---- */
+
+static const struct field environment_fields[] = {
+	{ "commit", &s_str, 0, NULL },
+	{ "database", &s_str, 0, NULL },
+	{ "adapter_version", &s_str, 0, NULL },
+	{ "adapter_protocol_version", &s_str, 0, NULL },
+	{ "agent_model", &s_str_null, OPT, NULL },
+	{ "started_at", &s_time, 0, NULL },
+	{ "finished_at", &s_time, 0, NULL },
+	END
+};
+static const struct shape s_environment = { .kind = SK_OBJECT, .fields = environment_fields };
+
+static const struct shape s_rewards = { .kind = SK_MAP, .items = &s_num };
+static const struct field harbor_fields[] = {
+	{ "job_id", &s_str_null, OPT, NULL },
+	{ "trial_name", &s_str_null, OPT, NULL },
+	{ "trial_uri", &s_str_null, OPT, NULL },
+	{ "task_checksum", &s_str_null, OPT, NULL },
+	{ "rewards", &s_rewards, OPT, "{}" },
+	{ "exception_type", &s_str_null, OPT, NULL },
+	{ "exception_message", &s_str_null, OPT, NULL },
+	{ "started_at", &s_time_null, OPT, NULL },
+	{ "finished_at", &s_time_null, OPT, NULL },
+	END
+};
+static const struct shape s_harbor = { .kind = SK_OBJECT, .fields = harbor_fields };
+
+static const struct shape s_capture_schema = { .kind = SK_STRING, .check = is_capture_schema };
+static const struct shape s_capture_event = { .kind = SK_STRING, .check = is_capture_event };
+static const struct field capture_fields[] = {
+	{ "schema", &s_capture_schema, 0, NULL },
+	{ "recorded_at", &s_time, 0, NULL },
+	{ "event", &s_capture_event, 0, NULL },
+	{ "status", &s_str, 0, NULL },
+	{ "sequence", &s_int_null, OPT, NULL },
+	{ "source_id", &s_str_null, OPT, NULL },
+	{ "source_position", &s_int_null, OPT, NULL },
+	{ "error", &s_str_null, OPT, NULL },
+	{ "final", &s_bool_null, OPT, NULL },
+	{ "target_position", &s_int_null, OPT, NULL },
+	{ "previous_cursor", &s_int_null, OPT, NULL },
+	{ "current_cursor", &s_int_null, OPT, NULL },
+	{ "high_watermark", &s_int_null, OPT, NULL },
+	{ "processed_source_count", &s_int_null, OPT, NULL },
+	{ "memory_created", &s_bool_null, OPT, NULL },
+	{ "content_bytes", &s_int_null, OPT, NULL },
+	{ "captured_events", &s_int_null, OPT, NULL },
+	{ "flushed_position", &s_int_null, OPT, NULL },
+	END
+};
+static const struct shape s_capture = { .kind = SK_OBJECT, .fields = capture_fields };
+static const struct shape s_captures = { .kind = SK_ARRAY, .items = &s_capture };
+
+static const struct field artifact_fields[] = {
+	{ "name", &s_str, 0, NULL },
+	{ "sha256", &s_hex, 0, NULL },
+	{ "bytes", &s_count, 0, NULL },
+	END
+};
+static const struct shape s_artifact = { .kind = SK_OBJECT, .fields = artifact_fields };
+static const struct shape s_artifacts = { .kind = SK_ARRAY, .items = &s_artifact };
+
+static const struct field instruction_fields[] = {
+	{ "step", &s_str_null, OPT, NULL },
+	{ "artifact", &s_str, 0, NULL },
+	{ "content", &s_str_nonempty, 0, NULL },
+	{ "sha256", &s_hex, 0, NULL },
+	END
+};
+static const struct shape s_instruction = { .kind = SK_OBJECT, .fields = instruction_fields };
+static const struct shape s_instructions = { .kind = SK_ARRAY, .items = &s_instruction };
+
+static const struct field source_ref_fields[] = {
+	{ "name", &s_str, 0, NULL },
+	{ "source_id", &s_str, 0, NULL },
+	END
+};
+static const struct shape s_source_ref = { .kind = SK_OBJECT, .fields = source_ref_fields };
+static const struct shape s_source_refs = { .kind = SK_ARRAY, .items = &s_source_ref };
+static const struct shape s_int = { .kind = SK_INT };
+static const struct field entry_fields[] = {
+	{ "entry_id", &s_str, 0, NULL },
+	{ "entry_version_id", &s_str, 0, NULL },
+	{ "version", &s_int, 0, NULL },
+	{ "kind", &s_str, 0, NULL },
+	{ "text", &s_str, 0, NULL },
+	{ "state", &s_str, 0, NULL },
+	{ "source_refs", &s_source_refs, OPT, "[]" },
+	END
+};
+static const struct shape s_entry = { .kind = SK_OBJECT, .fields = entry_fields };
+static const struct shape s_entries = { .kind = SK_ARRAY, .items = &s_entry };
+static const struct field snapshot_fields[] = {
+	{ "entries", &s_entries, OPT, "[]" },
+	END
+};
+static const struct shape s_snapshot = { .kind = SK_OBJECT, .fields = snapshot_fields };
+
+static const struct field prepared_fields[] = {
+	{ "status", &s_str, 0, NULL },
+	{ "content", &s_str, OPT, "\"\"" },
+	END
+};
+static const struct shape s_prepared = { .kind = SK_OBJECT, .fields = prepared_fields };
+static const struct field probe_observation_fields[] = {
+	{ "id", &s_str, 0, NULL },
+	{ "query", &s_str, 0, NULL },
+	{ "prepared_context", &s_prepared, 0, NULL },
+	END
+};
+static const struct shape s_probe_observation = { .kind = SK_OBJECT, .fields = probe_observation_fields };
+static const struct shape s_probe_observations = { .kind = SK_ARRAY, .items = &s_probe_observation };
+
+static const struct shape s_evidence_schema = { .kind = SK_STRING, .check = is_evidence_schema };
+static const struct shape s_status = { .kind = SK_STRING, .check = is_status };
+static const struct field replay_fields[] = {
+	{ "schema", &s_evidence_schema, 0, NULL },
+	{ "run_id", &s_str, 0, NULL },
+	{ "environment", &s_environment, 0, NULL },
+	{ "task", &doc_manifest, 0, NULL },
+	{ "status", &s_status, 0, NULL },
+	{ "errors", &s_strings, OPT, "[]" },
+	{ "harbor", &s_harbor, 0, NULL },
+	{ "capture_records", &s_captures, OPT, "[]" },
+	{ "native_artifacts", &s_artifacts, OPT, "[]" },
+	{ "resolved_instructions", &s_instructions, OPT, "[]" },
+	{ "memory_before", &s_snapshot, 0, NULL },
+	{ "memory_after", &s_snapshot, 0, NULL },
+	{ "probes", &s_probe_observations, OPT, "[]" },
+	END
+};
+const struct shape doc_replay = { .kind = SK_OBJECT, .fields = replay_fields };
+
+/* ---- evaluation ---- */
+
+static const struct field assertion_fields[] = {
+	{ "value", &s_bool, 0, NULL },
+	{ "reason", &s_str_null, OPT, NULL },
+	END
+};
+static const struct shape s_assertion = { .kind = SK_OBJECT, .fields = assertion_fields };
+static const struct field score_fields[] = {
+	{ "value", &s_num, 0, NULL },
+	{ "reason", &s_str_null, OPT, NULL },
+	END
+};
+static const struct shape s_score = { .kind = SK_OBJECT, .fields = score_fields };
+static const struct field label_fields[] = {
+	{ "value", &s_str, 0, NULL },
+	{ "reason", &s_str_null, OPT, NULL },
+	END
+};
+static const struct shape s_label = { .kind = SK_OBJECT, .fields = label_fields };
+static const struct shape s_assertions = { .kind = SK_MAP, .items = &s_assertion };
+static const struct shape s_scores = { .kind = SK_MAP, .items = &s_score };
+static const struct shape s_labels = { .kind = SK_MAP, .items = &s_label };
+static const struct shape s_metrics = { .kind = SK_MAP, .items = &s_num };
+static const struct shape s_attributes = { .kind = SK_MAP, .items = &s_any };
+static const struct field case_fields[] = {
+	{ "name", &s_str, 0, NULL },
+	{ "assertions", &s_assertions, OPT, "{}" },
+	{ "scores", &s_scores, OPT, "{}" },
+	{ "labels", &s_labels, OPT, "{}" },
+	{ "metrics", &s_metrics, OPT, "{}" },
+	{ "attributes", &s_attributes, OPT, "{}" },
+	END
+};
+static const struct shape s_case = { .kind = SK_OBJECT, .fields = case_fields };
+static const struct shape s_cases = { .kind = SK_ARRAY, .items = &s_case, .flags = SHAPE_MIN, .min = 1 };
+static const struct shape s_evaluation_schema = { .kind = SK_STRING, .check = is_evaluation_schema };
+static const struct field evaluation_fields[] = {
+	{ "schema", &s_evaluation_schema, 0, NULL },
+	{ "experiment", &s_str, 0, NULL },
+	{ "cases", &s_cases, 0, NULL },
+	END
+};
+const struct shape doc_evaluation = { .kind = SK_OBJECT, .fields = evaluation_fields };

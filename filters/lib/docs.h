@@ -1,0 +1,23 @@
+/* docs: the document types of DESIGN §2 as shapes.
+ *
+ * Each filter validates what it reads against one of these before using it,
+ * and writes its own documents in the same canonical field order.
+ */
+#ifndef PC_DOCS_H
+#define PC_DOCS_H
+
+#include "shape.h"
+
+#define SCHEMA_TASK       "powercontext.e2e-task/v1"
+#define SCHEMA_SELECTION  "powercontext.e2e-selection/v1"
+#define SCHEMA_RUN        "powercontext.e2e-run/v1"
+#define SCHEMA_EVIDENCE   "powercontext.e2e-evidence/v1"
+#define SCHEMA_EVALUATION "powercontext.e2e-evaluation/v1"
+#define SCHEMA_CAPTURE    "powercontext.bub-capture-event/v1"
+
+extern const struct shape doc_manifest;    /* manifest, defaults filled */
+extern const struct shape doc_selection;
+extern const struct shape doc_replay;
+extern const struct shape doc_evaluation;
+
+#endif

@@ -1,0 +1,25 @@
+/* hash: SHA-256 of bytes and files, and Harbor's task checksum.
+ *
+ * The task checksum is the Dirhash Standard (sha256, names + data, hidden
+ * files included, links followed, directories without files skipped) that
+ * Harbor stores as result.json task_checksum; see reference/harbor.md §11.
+ */
+#ifndef PC_HASH_H
+#define PC_HASH_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+#define SHA256_HEX_LEN 64
+
+/* hex receives 64 lowercase hex digits and a NUL. */
+void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_LEN + 1]);
+int sha256_file_hex(const char *path, char hex[SHA256_HEX_LEN + 1],
+		    long long *size, struct pc_err *e);
+
+/* Dirhash of the directory dir; an empty tree is an error. */
+int harbor_task_checksum(const char *dir, char hex[SHA256_HEX_LEN + 1],
+			 struct pc_err *e);
+
+#endif

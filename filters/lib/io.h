@@ -1,0 +1,24 @@
+/* io: files written whole or not at all.
+ *
+ * Artifacts (replay.json, eval-report.json, report.md) are written to a
+ * temporary name in the target directory and renamed into place, so a crash
+ * or a full disk never leaves half a file where a reader would look.
+ */
+#ifndef PC_IO_H
+#define PC_IO_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+/* mkdir -p */
+int io_mkdirs(const char *dir, struct pc_err *e);
+
+/* Write data to dir/name atomically, creating dir. */
+int io_write_artifact(const char *dir, const char *name, const char *data,
+		      size_t len, struct pc_err *e);
+
+/* Malloc'd "a/b" */
+char *io_join(const char *a, const char *b);
+
+#endif

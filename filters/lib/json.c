@@ -1,0 +1,251 @@
+#include "json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define READ_CHUNK 65536
+
+void json_reader_init(struct json_reader *r, FILE *in, const char *name)
+{
+	memset(r, 0, sizeof *r);
+	r->in = in;
+	r->name = name;
+	r->line = 1;
+}
+
+void json_reader_free(struct json_reader *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+}
+
+/* Drop consumed bytes and read more; returns 0 at end of input. */
+static int fill(struct json_reader *r, struct pc_err *e)
+{
+	size_t got;
+
+	if (r->eof)
+		return 0;
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+	}
+	if (r->cap - r->len < READ_CHUNK) {
+		r->cap = r->cap * 2 + READ_CHUNK;
+		r->buf = pc_xrealloc(r->buf, r->cap);
+	}
+	got = fread(r->buf + r->len, 1, r->cap - r->len, r->in);
+	if (got == 0) {
+		if (ferror(r->in))
+			return pc_fail_errno(e, "%s: read error", r->name);
+		r->eof = 1;
+		return 0;
+	}
+	r->len += got;
+	return 1;
+}
+
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Scanner state carried across refills while one text is being delimited. */
+struct scan {
+	size_t at;      /* offset from r->pos */
+	int depth;
+	int in_string, escaped, started;
+	char first;
+};
+
+/* Advance the scan over buffered bytes; 1 when the text is complete. */
+static int scan_step(struct json_reader *r, struct scan *s)
+{
+	const char *p = r->buf + r->pos;
+	size_t n = r->len - r->pos;
+
+	for (; s->at < n; s->at++) {
+		char c = p[s->at];
+
+		if (!s->started) {
+			s->started = 1;
+			s->first = c;
+			if (c == '{' || c == '[')
+				s->depth = 1;
+			else if (c == '"')
+				s->in_string = 1;
+			continue;
+		}
+		if (s->in_string) {
+			if (s->escaped)
+				s->escaped = 0;
+			else if (c == '\\')
+				s->escaped = 1;
+			else if (c == '"') {
+				s->in_string = 0;
+				if (s->depth == 0) {
+					s->at++;
+					return 1;
+				}
+			}
+			continue;
+		}
+		if (s->first != '{' && s->first != '[' && s->first != '"') {
+			/* a bare scalar ends at whitespace or a structural char */
+			if (is_ws(c) || strchr("{}[]\",", c))
+				return 1;
+			continue;
+		}
+		if (c == '"')
+			s->in_string = 1;
+		else if (c == '{' || c == '[')
+			s->depth++;
+		else if ((c == '}' || c == ']') && --s->depth == 0) {
+			s->at++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static long count_lines(const char *p, size_t n)
+{
+	long lines = 0;
+
+	for (size_t i = 0; i < n; i++)
+		lines += p[i] == '\n';
+	return lines;
+}
+
+static int skip_ws(struct json_reader *r, struct pc_err *e)
+{
+	for (;;) {
+		while (r->pos < r->len && is_ws(r->buf[r->pos])) {
+			r->line += r->buf[r->pos] == '\n';
+			r->pos++;
+		}
+		if (r->pos < r->len)
+			return 1;
+		int more = fill(r, e);
+		if (more <= 0)
+			return more;
+	}
+}
+
+int json_reader_next(struct json_reader *r, jv *out, long *start_line,
+		     struct pc_err *e)
+{
+	struct scan s = {0};
+	int more;
+
+	more = skip_ws(r, e);
+	if (more <= 0)
+		return more;
+	*start_line = r->line;
+	while (!scan_step(r, &s)) {
+		more = fill(r, e);
+		if (more < 0)
+			return -1;
+		if (more == 0)
+			break;  /* parse what is there: jq names the truncation */
+	}
+	jv v = jv_parse_sized(r->buf + r->pos, (int)s.at);
+	r->line += count_lines(r->buf + r->pos, s.at);
+	r->pos += s.at;
+	if (!jv_is_valid(v)) {
+		jv msg = jv_invalid_get_msg(v);
+		pc_fail(e, "%s:%ld: malformed JSON: %s", r->name, *start_line,
+			jv_get_kind(msg) == JV_KIND_STRING ? jv_string_value(msg)
+							   : "unknown error");
+		jv_free(msg);
+		r->eof = 1;  /* cannot resynchronise after a broken text */
+		r->pos = r->len;
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+int json_read_file(const char *path, jv *out, struct pc_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	struct json_reader r;
+	long line;
+	jv extra;
+	int rc;
+
+	if (!f)
+		return pc_fail_errno(e, "%s: cannot open", path);
+	json_reader_init(&r, f, path);
+	rc = json_reader_next(&r, out, &line, e);
+	if (rc == 0)
+		rc = pc_fail(e, "%s: no JSON text", path);
+	else if (rc == 1) {
+		int more = json_reader_next(&r, &extra, &line, e);
+		if (more == 1) {
+			jv_free(extra);
+			jv_free(*out);
+			rc = pc_fail(e, "%s:%ld: more than one JSON text", path, line);
+		} else if (more < 0) {
+			jv_free(*out);
+			rc = -1;
+		}
+	}
+	json_reader_free(&r);
+	fclose(f);
+	return rc < 0 ? -1 : 0;
+}
+
+int json_write_line(FILE *out, jv v, struct pc_err *e)
+{
+	jv s = jv_dump_string(v, 0);
+
+	fputs(jv_string_value(s), out);
+	fputc('\n', out);
+	jv_free(s);
+	if (fflush(out) != 0 || ferror(out))
+		return pc_fail_errno(e, "write error");
+	return 0;
+}
+
+char *json_pretty(jv v)
+{
+	jv s = jv_dump_string(v, JV_PRINT_INDENT_FLAGS(2));
+	size_t n = (size_t)jv_string_length_bytes(jv_copy(s));
+	char *text = pc_xmalloc(n + 2);
+
+	memcpy(text, jv_string_value(s), n);
+	text[n] = '\n';
+	text[n + 1] = '\0';
+	jv_free(s);
+	return text;
+}
+
+jv json_get(jv obj, const char *key)
+{
+	if (jv_get_kind(obj) != JV_KIND_OBJECT)
+		return jv_invalid();
+	return jv_object_get(jv_copy(obj), jv_string(key));
+}
+
+const char *json_str(jv obj, const char *key)
+{
+	jv v = json_get(obj, key);
+	const char *s = NULL;
+
+	/* the string stays alive inside obj, which the caller holds */
+	if (jv_get_kind(v) == JV_KIND_STRING)
+		s = jv_string_value(v);
+	jv_free(v);
+	return s;
+}
+
+int json_has_true(jv obj, const char *key)
+{
+	jv v = json_get(obj, key);
+	int t = jv_get_kind(v) == JV_KIND_TRUE;
+
+	jv_free(v);
+	return t;
+}

@@ -1,0 +1,47 @@
+/* json: reading and writing JSON texts as libjq jv values.
+ *
+ * The reader accepts any whitespace-separated stream of JSON texts (compact
+ * lines or pretty-printed files concatenated), keeps only one text in memory
+ * at a time, and reports the line on which each text starts, so errors can
+ * name "stdin:12".  The writers emit compact lines (pipes) or indented files.
+ */
+#ifndef PC_JSON_H
+#define PC_JSON_H
+
+#include <stdio.h>
+#include <jv.h>
+
+#include "err.h"
+
+struct json_reader {
+	FILE *in;
+	const char *name;   /* for messages: a path or "stdin" */
+	char *buf;
+	size_t len, cap, pos;
+	long line;          /* line of buf[pos] */
+	int eof;
+};
+
+void json_reader_init(struct json_reader *r, FILE *in, const char *name);
+void json_reader_free(struct json_reader *r);
+
+/* Next JSON text: 1 and *out set, 0 at end of stream, -1 on a malformed text
+ * ("name:line: ..."); *start_line is the line the text begins on. */
+int json_reader_next(struct json_reader *r, jv *out, long *start_line,
+		     struct pc_err *e);
+
+/* Parse one whole file holding exactly one JSON text. */
+int json_read_file(const char *path, jv *out, struct pc_err *e);
+
+/* Write v (consumed) as one compact line; -1 on a write error. */
+int json_write_line(FILE *out, jv v, struct pc_err *e);
+
+/* Serialize v (consumed) indented by two spaces, with a final newline. */
+char *json_pretty(jv v);
+
+/* Object/array helpers that never consume their arguments. */
+const char *json_str(jv obj, const char *key);      /* NULL unless a string */
+int json_has_true(jv obj, const char *key);
+jv json_get(jv obj, const char *key);                /* borrowed copy, caller frees */
+
+#endif

@@ -1,0 +1,30 @@
+/* redact: keeping configured secrets out of every sink.
+ *
+ * Secrets are the non-empty values of BUB_API_KEY, every BUB_*_API_KEY,
+ * POWERCONTEXT_CLIENT_API_TOKEN and POWERCONTEXT_E2E_AGENT_PROXY_URL.  Each is
+ * replaced by "[REDACTED]", longest first, both as written and in its
+ * JSON-escaped form, in every string of a document before it is written.
+ */
+#ifndef PC_REDACT_H
+#define PC_REDACT_H
+
+#include <jv.h>
+
+#define REDACTED "[REDACTED]"
+
+struct redactor {
+	char **needles;  /* secrets and their escaped forms, longest first */
+	int n;
+};
+
+/* Collect secrets from an environment array (main's environ). */
+void redactor_init(struct redactor *r, char *const *env);
+void redactor_free(struct redactor *r);
+
+/* Malloc'd copy of s with every secret replaced. */
+char *redact_string(const struct redactor *r, const char *s);
+
+/* Deep copy of v (consumed) with every string and key redacted. */
+jv redact_jv(const struct redactor *r, jv v);
+
+#endif

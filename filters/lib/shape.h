@@ -1,0 +1,58 @@
+/* shape: declarative checking and normalizing of JSON documents.
+ *
+ * A document type is a static tree of struct shape.  shape_normalize checks
+ * kinds, ranges and patterns, rejects unknown fields, fills declared defaults
+ * and returns a copy with object keys in declaration order, so every stage
+ * writes the same canonical form.  The first violation is reported with its
+ * field path (e.g. "evaluation.probes[1].id"), which callers map to a file
+ * line or a stream line.
+ */
+#ifndef PC_SHAPE_H
+#define PC_SHAPE_H
+
+#include <jv.h>
+
+enum shape_kind {
+	SK_ANY, SK_STRING, SK_INT, SK_NUMBER, SK_BOOL, SK_OBJECT, SK_ARRAY, SK_MAP
+};
+
+#define SHAPE_NULLABLE 1u  /* null is accepted */
+#define SHAPE_MIN      2u  /* min applies (value, length or item count) */
+#define SHAPE_MAX      4u  /* max applies */
+
+struct shape_error {
+	char path[512];
+	char why[1024];
+};
+
+struct field;
+
+struct shape {
+	enum shape_kind kind;
+	unsigned flags;
+	double min, max;
+	const struct field *fields;   /* SK_OBJECT, ended by a NULL name */
+	const struct shape *items;    /* SK_ARRAY items, SK_MAP values */
+	/* extra rule on the normalized value; fills why and returns -1 */
+	int (*check)(jv v, char *why, size_t whylen);
+	const char *expect;           /* what a good value is, for messages */
+};
+
+#define FIELD_OPTIONAL 1u  /* may be absent; then default_json or null */
+
+struct field {
+	const char *name;
+	const struct shape *shape;
+	unsigned flags;
+	const char *default_json;
+};
+
+/* Normalize v (borrowed) into *out (owned); -1 with *err filled. */
+int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *err);
+
+/* Reusable rules. */
+int shape_check_id(jv v, char *why, size_t whylen);        /* ^[a-z0-9][a-z0-9_-]*$ */
+int shape_check_hex64(jv v, char *why, size_t whylen);
+int shape_check_datetime(jv v, char *why, size_t whylen);  /* RFC 3339 */
+
+#endif

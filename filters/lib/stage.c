@@ -1,0 +1,67 @@
+#include "stage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int stage_die(const char *prog, const struct redactor *r, int code,
+	      const char *msg)
+{
+	char *safe = redact_string(r, msg);
+
+	fprintf(stderr, "%s: %s\n", prog, safe);
+	free(safe);
+	return code;
+}
+
+int stage_usage_error(const char *prog, const char *usage, const char *msg)
+{
+	fprintf(stderr, "%s: %s\n%s", prog, msg, usage);
+	return EXIT_USAGE;
+}
+
+int stage_next(struct json_reader *in, const char *schema,
+	       const struct shape *shape, jv *out, long *line, struct pc_err *e)
+{
+	struct shape_error se = {{0}, {0}};
+	jv doc;
+	int rc = json_reader_next(in, &doc, line, e);
+
+	if (rc <= 0)
+		return rc;
+	const char *got = json_str(doc, "schema");
+	if (jv_get_kind(doc) != JV_KIND_OBJECT || !got || strcmp(got, schema)) {
+		pc_fail(e, "%s:%ld: expected a %s document, got %s%s%s", in->name,
+			*line, schema, got ? "\"" : "",
+			got ? got : jv_get_kind(doc) == JV_KIND_OBJECT
+				? "an object without a schema field" : "a non-object",
+			got ? "\"" : "");
+		jv_free(doc);
+		return -1;
+	}
+	rc = shape_normalize(shape, doc, out, &se);
+	jv_free(doc);
+	if (rc != 0)
+		return pc_fail(e, "%s:%ld: %s: %s", in->name, *line,
+			       se.path[0] ? se.path : "document", se.why);
+	return 1;
+}
+
+int stage_emit(const struct redactor *r, jv v, struct pc_err *e)
+{
+	return json_write_line(stdout, redact_jv(r, v), e);
+}
+
+static int severity(int code)
+{
+	switch (code) {
+	case EXIT_INVALID: return 3;
+	case EXIT_FAILED: return 2;
+	case EXIT_INCONCLUSIVE: return 1;
+	default: return 0;
+	}
+}
+
+int stage_worst(int current, int next)
+{
+	return severity(next) > severity(current) ? next : current;
+}

@@ -1,0 +1,47 @@
+/* stage: what every filter shares around its own logic.
+ *
+ * Exit codes (DESIGN §4), the standard --help/--version handling, reading the
+ * documents of one schema from stdin with the stream line in every error, and
+ * emitting documents through the redactor so no secret reaches stdout.
+ */
+#ifndef PC_STAGE_H
+#define PC_STAGE_H
+
+#include <stdio.h>
+#include <jv.h>
+
+#include "err.h"
+#include "json.h"
+#include "redact.h"
+#include "shape.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_INVALID = 1,
+	EXIT_FAILED = 2,
+	EXIT_INCONCLUSIVE = 3,
+	EXIT_USAGE = 64,
+};
+
+#ifndef PC_VERSION
+#define PC_VERSION "0.0.0"
+#endif
+
+/* Print "prog: message" to stderr (redacted) and return code. */
+int stage_die(const char *prog, const struct redactor *r, int code,
+	      const char *msg);
+
+/* Print a usage error and return EXIT_USAGE. */
+int stage_usage_error(const char *prog, const char *usage, const char *msg);
+
+/* Next document of the given schema and shape, normalized: 1, 0 at end, -1. */
+int stage_next(struct json_reader *in, const char *schema,
+	       const struct shape *shape, jv *out, long *line, struct pc_err *e);
+
+/* Redact then write v (consumed) as one line on stdout. */
+int stage_emit(const struct redactor *r, jv v, struct pc_err *e);
+
+/* Fold one case's outcome into the run's exit code (1 > 2 > 3 > 0). */
+int stage_worst(int current, int next);
+
+#endif

@@ -1,0 +1,195 @@
+#include "text.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jv.h>
+#include <utf8proc.h>
+
+#include "err.h"
+
+char *text_casefold(const char *s)
+{
+	utf8proc_uint8_t *out = NULL;
+	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, 0, &out,
+					  UTF8PROC_NULLTERM | UTF8PROC_CASEFOLD);
+
+	if (n < 0) /* invalid UTF-8 cannot come from jv; keep bytes as they are */
+		return pc_xstrdup(s);
+	return (char *)out;
+}
+
+int text_contains_folded(const char *haystack, const char *needle)
+{
+	char *h = text_casefold(haystack), *n = text_casefold(needle);
+	int found = strstr(h, n) != NULL;
+
+	free(h);
+	free(n);
+	return found;
+}
+
+/* Python: whitespace = bidi class WS, B or S, or general category Zs. */
+static int is_py_space(utf8proc_int32_t c)
+{
+	const utf8proc_property_t *p = utf8proc_get_property(c);
+
+	return p->category == UTF8PROC_CATEGORY_ZS ||
+	       p->bidi_class == UTF8PROC_BIDI_CLASS_WS ||
+	       p->bidi_class == UTF8PROC_BIDI_CLASS_B ||
+	       p->bidi_class == UTF8PROC_BIDI_CLASS_S;
+}
+
+int text_is_blank(const char *s)
+{
+	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+	utf8proc_int32_t c;
+
+	while (*p) {
+		utf8proc_ssize_t n = utf8proc_iterate(p, -1, &c);
+		if (n <= 0)
+			return 0;
+		if (!is_py_space(c))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+void sbuf_addn(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = pc_xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void sbuf_add(struct sbuf *b, const char *s)
+{
+	sbuf_addn(b, s, strlen(s));
+}
+
+void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	char *tmp = pc_xmalloc((size_t)n + 1);
+	vsnprintf(tmp, (size_t)n + 1, fmt, again);
+	va_end(again);
+	sbuf_addn(b, tmp, (size_t)n);
+	free(tmp);
+}
+
+void sbuf_addf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *text_fmt(const char *fmt, ...)
+{
+	struct sbuf b = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	return sbuf_take(&b);
+}
+
+char *sbuf_take(struct sbuf *b)
+{
+	char *s = b->s ? b->s : pc_xstrdup("");
+
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+/* Python's str.isprintable per code point: not C*, Z* other than space. */
+static int is_py_printable(utf8proc_int32_t c)
+{
+	if (c == ' ')
+		return 1;
+	switch (utf8proc_get_property(c)->category) {
+	case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF:
+	case UTF8PROC_CATEGORY_CS: case UTF8PROC_CATEGORY_CO:
+	case UTF8PROC_CATEGORY_CN: case UTF8PROC_CATEGORY_ZL:
+	case UTF8PROC_CATEGORY_ZP: case UTF8PROC_CATEGORY_ZS:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+void text_py_repr(struct sbuf *b, const char *s)
+{
+	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+	char quote;
+
+	if (!s) {
+		sbuf_add(b, "None");
+		return;
+	}
+	quote = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+	sbuf_addn(b, &quote, 1);
+	while (*p) {
+		utf8proc_int32_t c;
+		utf8proc_ssize_t n = utf8proc_iterate(p, -1, &c);
+
+		if (n <= 0) {
+			sbuf_addf(b, "\\x%02x", *p++);
+			continue;
+		}
+		if (c == quote || c == '\\')
+			sbuf_addf(b, "\\%c", (char)c);
+		else if (c == '\n')
+			sbuf_add(b, "\\n");
+		else if (c == '\r')
+			sbuf_add(b, "\\r");
+		else if (c == '\t')
+			sbuf_add(b, "\\t");
+		else if (is_py_printable(c))
+			sbuf_addn(b, (const char *)p, (size_t)n);
+		else if (c < 0x100)
+			sbuf_addf(b, "\\x%02x", (unsigned)c);
+		else if (c < 0x10000)
+			sbuf_addf(b, "\\u%04x", (unsigned)c);
+		else
+			sbuf_addf(b, "\\U%08x", (unsigned)c);
+		p += n;
+	}
+	sbuf_addn(b, &quote, 1);
+}
+
+void text_py_float(struct sbuf *b, double x)
+{
+	if (isnan(x)) {
+		sbuf_add(b, "nan");
+		return;
+	}
+	if (isinf(x)) {
+		sbuf_add(b, x < 0 ? "-inf" : "inf");
+		return;
+	}
+	/* jq prints the shortest round-trip form, as Python's repr does */
+	jv s = jv_dump_string(jv_number(x), 0);
+	const char *t = jv_string_value(s);
+
+	sbuf_add(b, t);
+	if (!strpbrk(t, ".eE"))
+		sbuf_add(b, ".0");
+	jv_free(s);
+}

@@ -1,0 +1,45 @@
+/* text: Unicode rules the evaluator shares with Python.
+ *
+ * Case-insensitive matching is Unicode full case folding (Python's
+ * str.casefold), "blank" is Python's str.isspace over every code point, and
+ * reasons quote values the way Python's repr() does, so an evaluation written
+ * here reads the same as one written by the reference harness.
+ */
+#ifndef PC_TEXT_H
+#define PC_TEXT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Malloc'd full case fold of UTF-8 s. */
+char *text_casefold(const char *s);
+
+/* Whether folded(haystack) contains folded(needle). */
+int text_contains_folded(const char *haystack, const char *needle);
+
+/* Whether s is empty or only Unicode whitespace. */
+int text_is_blank(const char *s);
+
+/* Growable string buffer. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+void sbuf_add(struct sbuf *b, const char *s);
+void sbuf_addn(struct sbuf *b, const char *s, size_t n);
+void sbuf_addf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap);
+char *sbuf_take(struct sbuf *b);    /* returns the string, resets b */
+
+/* Malloc'd printf. */
+char *text_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));    /* returns the string, resets b */
+
+/* Python repr() of a str (s) or of None (s == NULL). */
+void text_py_repr(struct sbuf *b, const char *s);
+
+/* Python repr() of a float: shortest round trip, ".0" on integral values. */
+void text_py_float(struct sbuf *b, double x);
+
+#endif

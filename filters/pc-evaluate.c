@@ -1,0 +1,630 @@
+/* pc-evaluate: replays in, Memory evaluations out (DESIGN §3).
+ *
+ * The evaluator reads nothing but replay evidence and decides per case:
+ * accepted (every assertion true), inconclusive (collection failed) or failed.
+ * Reasons are worded and quoted like the reference harness's evaluator.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docs.h"
+#include "io.h"
+#include "json.h"
+#include "stage.h"
+#include "text.h"
+
+extern char **environ;
+
+static const char usage[] =
+	"usage: pc-evaluate [--experiment-prefix NAME] [--output DIR]\n"
+	"Reads powercontext.e2e-evidence/v1 replays on stdin and writes one\n"
+	"powercontext.e2e-evaluation/v1 line per replay.\n"
+	"  --experiment-prefix NAME  experiment is NAME:<workload id> (default e2e)\n"
+	"  --output DIR              also write DIR/<workload id>/eval-report.json\n"
+	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive.\n";
+
+/* Counts and sets the rules of DESIGN §3 are computed from. */
+struct facts {
+	int eligible, captured, new_memory, grounded;
+	int probes_declared, probes_supported;
+	int in_run_contexts, completed_checkpoints;
+	int summaries, instructions;
+	int instructions_recorded;
+	jv missing_native;          /* sorted list of missing base names */
+	double capture_coverage, groundedness, probe_coverage;
+};
+
+static jv field(jv obj, const char *path)
+{
+	jv v = jv_copy(obj);
+	char *copy = pc_xstrdup(path), *save = NULL;
+
+	for (char *k = strtok_r(copy, ".", &save); k; k = strtok_r(NULL, ".", &save))
+		v = jv_object_get(v, jv_string(k));
+	free(copy);
+	return v;
+}
+
+static double num(jv obj, const char *path)
+{
+	jv v = field(obj, path);
+	double x = jv_get_kind(v) == JV_KIND_NUMBER ? jv_number_value(v) : 0;
+
+	jv_free(v);
+	return x;
+}
+
+static int str_is(jv obj, const char *key, const char *want)
+{
+	const char *s = json_str(obj, key);
+
+	return s && !strcmp(s, want);
+}
+
+static int is_eligible(jv rec)
+{
+	return str_is(rec, "event", "user_prompt") || str_is(rec, "event", "llm_result") ||
+	       str_is(rec, "event", "tool_result");
+}
+
+static int nonnull_num(jv rec, const char *key, double *x)
+{
+	jv v = jv_object_get(jv_copy(rec), jv_string(key));
+	int ok = jv_get_kind(v) == JV_KIND_NUMBER;
+
+	if (ok)
+		*x = jv_number_value(v);
+	jv_free(v);
+	return ok;
+}
+
+static void count_captures(jv replay, struct facts *f, jv *captured_ids)
+{
+	jv records = field(replay, "capture_records");
+
+	*captured_ids = jv_object();
+	jv_array_foreach(records, i, rec) {
+		double cur, target, bytes;
+		(void)i;
+		if (is_eligible(rec)) {
+			f->eligible++;
+			if (str_is(rec, "status", "captured")) {
+				f->captured++;
+				const char *sid = json_str(rec, "source_id");
+				if (sid)
+					*captured_ids = jv_object_set(*captured_ids, jv_string(sid), jv_true());
+			}
+		}
+		if (str_is(rec, "event", "context") && str_is(rec, "status", "ready") &&
+		    nonnull_num(rec, "content_bytes", &bytes) && bytes > 0)
+			f->in_run_contexts++;
+		if (str_is(rec, "event", "checkpoint") && !str_is(rec, "status", "failed") &&
+		    nonnull_num(rec, "current_cursor", &cur) &&
+		    nonnull_num(rec, "target_position", &target) && cur >= target)
+			f->completed_checkpoints++;
+		jv_free(rec);
+	}
+	jv_free(records);
+	f->capture_coverage = f->eligible ? (double)f->captured / f->eligible : 0.0;
+}
+
+static int entry_grounded(jv entry, jv captured_ids)
+{
+	jv refs = jv_object_get(jv_copy(entry), jv_string("source_refs"));
+	int n = jv_array_length(jv_copy(refs)), ok = n > 0;
+
+	jv_array_foreach(refs, i, ref) {
+		(void)i;
+		jv has = jv_object_get(jv_copy(captured_ids), jv_string(json_str(ref, "source_id")));
+		ok = ok && jv_is_valid(has);
+		jv_free(has);
+		jv_free(ref);
+	}
+	jv_free(refs);
+	return ok;
+}
+
+static void count_memory(jv replay, jv captured_ids, struct facts *f)
+{
+	jv before = field(replay, "memory_before.entries");
+	jv after = field(replay, "memory_after.entries");
+	jv before_ids = jv_object();
+
+	jv_array_foreach(before, i, entry) {
+		(void)i;
+		before_ids = jv_object_set(before_ids, jv_string(json_str(entry, "entry_id")), jv_true());
+		jv_free(entry);
+	}
+	jv_array_foreach(after, i, entry) {
+		(void)i;
+		jv seen = jv_object_get(jv_copy(before_ids), jv_string(json_str(entry, "entry_id")));
+		if (!jv_is_valid(seen)) {
+			f->new_memory++;
+			f->grounded += entry_grounded(entry, captured_ids);
+		}
+		jv_free(seen);
+		jv_free(entry);
+	}
+	jv_free(before_ids);
+	jv_free(before);
+	jv_free(after);
+	f->groundedness = f->new_memory ? (double)f->grounded / f->new_memory : 0.0;
+}
+
+static int all_fragments(const char *content, jv fragments)
+{
+	int ok = 1;
+
+	jv_array_foreach(fragments, i, frag) {
+		(void)i;
+		ok = ok && text_contains_folded(content, jv_string_value(frag));
+		jv_free(frag);
+	}
+	return ok;
+}
+
+/* The observed probe with this id; the last one wins, like a dict. */
+static jv find_probe(jv observed, const char *id)
+{
+	jv found = jv_invalid();
+
+	jv_array_foreach(observed, i, probe) {
+		(void)i;
+		if (str_is(probe, "id", id)) {
+			jv_free(found);
+			found = probe;
+		} else
+			jv_free(probe);
+	}
+	return found;
+}
+
+static int probe_supported(jv spec, jv observed)
+{
+	jv probe = find_probe(observed, json_str(spec, "id"));
+	int ok = 0;
+
+	if (jv_is_valid(probe)) {
+		jv prepared = jv_object_get(jv_copy(probe), jv_string("prepared_context"));
+		const char *content = json_str(prepared, "content");
+		jv expected = jv_object_get(jv_copy(spec), jv_string("expected_context"));
+		ok = str_is(prepared, "status", "ready") && content &&
+		     !text_is_blank(content) && all_fragments(content, expected);
+		jv_free(expected);
+		jv_free(prepared);
+	}
+	jv_free(probe);
+	return ok;
+}
+
+static void count_probes(jv replay, struct facts *f)
+{
+	jv specs = field(replay, "task.evaluation.probes");
+	jv observed = field(replay, "probes");
+
+	jv_array_foreach(specs, i, spec) {
+		(void)i;
+		f->probes_declared++;
+		f->probes_supported += probe_supported(spec, jv_copy(observed));
+		jv_free(spec);
+	}
+	jv_free(specs);
+	jv_free(observed);
+	f->probe_coverage = f->probes_declared
+		? (double)f->probes_supported / f->probes_declared : 0.0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static void count_native(jv replay, struct facts *f)
+{
+	static const char *const required[] = {
+		"acp-events.jsonl", "acp-summary.json", "trajectory.json",
+	};
+	jv artifacts = field(replay, "native_artifacts");
+	jv instructions = field(replay, "resolved_instructions");
+	jv names = jv_object(), summaries = jv_object(), resolved = jv_object();
+
+	jv_array_foreach(artifacts, i, art) {
+		(void)i;
+		const char *name = json_str(art, "name");
+		names = jv_object_set(names, jv_string(base_name(name)), jv_true());
+		if (!strcmp(base_name(name), "acp-summary.json"))
+			summaries = jv_object_set(summaries, jv_string(name), jv_true());
+		jv_free(art);
+	}
+	jv_array_foreach(instructions, i, ins) {
+		(void)i;
+		resolved = jv_object_set(resolved, jv_string(json_str(ins, "artifact")), jv_true());
+		jv_free(ins);
+	}
+	f->missing_native = jv_array();
+	for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
+		jv has = jv_object_get(jv_copy(names), jv_string(required[i]));
+		if (!jv_is_valid(has))
+			f->missing_native = jv_array_append(f->missing_native, jv_string(required[i]));
+		jv_free(has);
+	}
+	f->summaries = jv_object_length(jv_copy(summaries));
+	f->instructions = jv_object_length(jv_copy(resolved));
+	f->instructions_recorded = f->summaries > 0 && jv_equal(jv_copy(summaries), jv_copy(resolved));
+	jv_free(names);
+	jv_free(summaries);
+	jv_free(resolved);
+	jv_free(artifacts);
+	jv_free(instructions);
+}
+
+static jv value(jv v, char *reason)
+{
+	jv out = JV_OBJECT(jv_string("value"), v, jv_string("reason"),
+			   reason ? jv_string(reason) : jv_null());
+
+	free(reason);
+	return out;
+}
+
+static char *observed_required(double observed, double required)
+{
+	return text_fmt("Observed %.3f; required %.3f.", observed, required);
+}
+
+static char *joined_errors(jv replay)
+{
+	jv errors = field(replay, "errors");
+	struct sbuf b = {0};
+
+	jv_array_foreach(errors, i, err) {
+		if (i)
+			sbuf_add(&b, "; ");
+		sbuf_add(&b, jv_string_value(err));
+		jv_free(err);
+	}
+	jv_free(errors);
+	return sbuf_take(&b);
+}
+
+static char *repr_list(jv list)
+{
+	struct sbuf b = {0};
+
+	sbuf_add(&b, "[");
+	jv_array_foreach(list, i, item) {
+		if (i)
+			sbuf_add(&b, ", ");
+		text_py_repr(&b, jv_string_value(item));
+		jv_free(item);
+	}
+	jv_free(list);
+	sbuf_add(&b, "]");
+	return sbuf_take(&b);
+}
+
+static int expected_memory_found(jv replay)
+{
+	jv fragments = field(replay, "task.evaluation.expected_memory");
+	jv entries = field(replay, "memory_after.entries");
+	int ok = 1;
+
+	jv_array_foreach(fragments, i, frag) {
+		int found = 0;
+		(void)i;
+		jv_array_foreach(entries, j, entry) {
+			(void)j;
+			found = found || text_contains_folded(json_str(entry, "text"),
+							      jv_string_value(frag));
+			jv_free(entry);
+		}
+		ok = ok && found;
+		jv_free(frag);
+	}
+	jv_free(fragments);
+	jv_free(entries);
+	return ok;
+}
+
+static char *provenance_reason(const char *pinned, const char *seen)
+{
+	struct sbuf b = {0};
+
+	sbuf_add(&b, "Expected ");
+	text_py_repr(&b, pinned);
+	sbuf_add(&b, "; observed ");
+	text_py_repr(&b, seen);
+	sbuf_add(&b, ".");
+	return sbuf_take(&b);
+}
+
+static jv native_assertion(const struct facts *f)
+{
+	if (jv_array_length(jv_copy(f->missing_native)) == 0)
+		return value(jv_true(), text_fmt("All required native ACP artifacts were recorded."));
+	char *list = repr_list(jv_copy(f->missing_native));
+	jv v = value(jv_false(), text_fmt("Missing native ACP artifacts: %s.", list));
+	free(list);
+	return v;
+}
+
+static jv assertions(jv replay, const struct facts *f)
+{
+	jv a = jv_object(), spec = field(replay, "task.evaluation");
+	jv pinned = field(replay, "task.dataset.checksum");
+	jv observed = field(replay, "harbor.task_checksum");
+	jv fragments = field(spec, "expected_memory");
+	const char *seen = jv_get_kind(observed) == JV_KIND_STRING ? jv_string_value(observed) : NULL;
+	int completed = str_is(replay, "status", "completed");
+	int before = jv_array_length(field(replay, "memory_before.entries"));
+	double t_capture = num(spec, "thresholds.capture_coverage");
+	double t_grounded = num(spec, "thresholds.groundedness");
+	double t_probes = num(spec, "thresholds.probe_coverage");
+	long long t_contexts = (long long)num(spec, "thresholds.minimum_in_run_contexts");
+
+#define SET(name, v) a = jv_object_set(a, jv_string(name), v)
+	SET("collection_completed",
+	    value(jv_bool(completed), completed ? NULL : joined_errors(replay)));
+	SET("task_provenance_matches",
+	    value(jv_bool(seen && !strcmp(seen, jv_string_value(pinned))),
+		  provenance_reason(jv_string_value(pinned), seen)));
+	SET("native_acp_evidence_recorded", native_assertion(f));
+	SET("resolved_instructions_recorded",
+	    value(jv_bool(f->instructions_recorded),
+		  text_fmt("Resolved %d instructions from %d ACP summaries.",
+		      f->instructions, f->summaries)));
+	SET("capture_coverage_accepted",
+	    value(jv_bool(f->capture_coverage >= t_capture),
+		  observed_required(f->capture_coverage, t_capture)));
+	SET("memory_created_during_run",
+	    value(jv_bool(f->new_memory > 0 &&
+			  (!json_has_true(spec, "require_checkpoint") || f->completed_checkpoints > 0)),
+		  text_fmt("Created %d Memory entries and completed %d checkpoints.",
+		      f->new_memory, f->completed_checkpoints)));
+	SET("memory_grounded",
+	    value(jv_bool(f->groundedness >= t_grounded),
+		  observed_required(f->groundedness, t_grounded)));
+	SET("recall_probes_supported",
+	    value(jv_bool(f->probe_coverage >= t_probes),
+		  observed_required(f->probe_coverage, t_probes)));
+	SET("memory_recalled_during_run",
+	    value(jv_bool(f->in_run_contexts >= t_contexts),
+		  text_fmt("Observed %d; required %lld.", f->in_run_contexts, t_contexts)));
+	SET("scope_started_empty",
+	    value(jv_bool(before == 0), text_fmt("Scope started with %d Memory entries.", before)));
+	if (jv_array_length(jv_copy(fragments)) > 0) {
+		char *list = repr_list(jv_copy(fragments));
+		SET("expected_memory_recorded",
+		    value(jv_bool(expected_memory_found(replay)),
+			  text_fmt("Expected Memory fragments: %s.", list)));
+		free(list);
+	}
+#undef SET
+	jv_free(fragments);
+	jv_free(observed);
+	jv_free(pinned);
+	jv_free(spec);
+	return a;
+}
+
+static jv score(double x)
+{
+	return JV_OBJECT(jv_string("value"), jv_number(x), jv_string("reason"), jv_null());
+}
+
+static jv scores(jv replay, const struct facts *f)
+{
+	jv s = JV_OBJECT(jv_string("capture_coverage"), score(f->capture_coverage),
+			 jv_string("groundedness"), score(f->groundedness),
+			 jv_string("probe_coverage"), score(f->probe_coverage));
+	jv rewards = field(replay, "harbor.rewards");
+	jv names = jv_keys(jv_copy(rewards));  /* sorted */
+
+	jv_array_foreach(names, i, name) {
+		(void)i;
+		jv reward = jv_object_get(jv_copy(rewards), jv_copy(name));
+		jv key = jv_string_fmt("harbor_reward_%s", jv_string_value(name));
+		s = jv_object_set(s, key, score(jv_number_value(reward)));
+		jv_free(reward);
+		jv_free(name);
+	}
+	jv_free(names);
+	jv_free(rewards);
+	return s;
+}
+
+static char *task_outcome(jv replay)
+{
+	jv harbor = field(replay, "harbor");
+	jv rewards = field(harbor, "rewards");
+	const char *exception = json_str(harbor, "exception_type");
+	char *outcome;
+
+	if (exception)
+		outcome = text_fmt("error:%s", exception);
+	else if (jv_object_length(jv_copy(rewards)) == 0)
+		outcome = text_fmt("unscored");
+	else {
+		int passed = 1;
+		jv_object_foreach(rewards, k, r) {
+			passed = passed && jv_number_value(r) >= 1;
+			jv_free(k);
+			jv_free(r);
+		}
+		outcome = text_fmt("%s", passed ? "passed" : "not_passed");
+	}
+	jv_free(rewards);
+	jv_free(harbor);
+	return outcome;
+}
+
+static jv metrics(const struct facts *f, jv replay)
+{
+	return JV_OBJECT(
+		jv_string("capture_events"), jv_number(f->eligible),
+		jv_string("captured_sources"), jv_number(f->captured),
+		jv_string("completed_checkpoints"), jv_number(f->completed_checkpoints),
+		jv_string("in_run_contexts"), jv_number(f->in_run_contexts),
+		jv_string("resolved_instructions"),
+		jv_number(jv_array_length(field(replay, "resolved_instructions"))),
+		jv_string("memory_entries_after"),
+		jv_number(jv_array_length(field(replay, "memory_after.entries"))),
+		jv_string("memory_entries_created"), jv_number(f->new_memory),
+		jv_string("recall_probes_supported"), jv_number(f->probes_supported));
+}
+
+static jv attributes(jv replay)
+{
+	jv dataset = field(replay, "task.dataset.name");
+
+	if (jv_get_kind(dataset) == JV_KIND_NULL) {
+		jv_free(dataset);
+		dataset = field(replay, "task.dataset.path");
+	}
+	return JV_OBJECT(
+		jv_string("commit"), field(replay, "environment.commit"),
+		jv_string("database"), field(replay, "environment.database"),
+		jv_string("dataset"), dataset,
+		jv_string("execution_adapter"), field(replay, "task.execution.type"),
+		jv_string("harbor_task_id"), field(replay, "task.dataset.task_id"),
+		jv_string("run_id"), field(replay, "run_id"),
+		jv_string("workload_id"), field(replay, "task.id"));
+}
+
+/* The evaluation document of one replay, and its case's exit code. */
+static jv evaluate(jv replay, const char *prefix, int *verdict)
+{
+	struct facts f = {0};
+	jv captured_ids, a, task_id = field(replay, "task.id");
+	const char *id = jv_string_value(task_id);
+
+	count_captures(replay, &f, &captured_ids);
+	count_memory(replay, captured_ids, &f);
+	count_probes(replay, &f);
+	count_native(replay, &f);
+	jv_free(captured_ids);
+	a = assertions(replay, &f);
+	*verdict = EXIT_OK;
+	jv_object_foreach(a, k, v) {
+		if (!json_has_true(v, "value"))
+			*verdict = EXIT_FAILED;
+		jv_free(k);
+		jv_free(v);
+	}
+	if (!str_is(replay, "status", "completed"))
+		*verdict = EXIT_INCONCLUSIVE;
+	jv kase = JV_OBJECT(jv_string("name"), jv_string(id),
+			    jv_string("assertions"), a,
+			    jv_string("scores"), scores(replay, &f),
+			    jv_string("labels"),
+			    JV_OBJECT(jv_string("task_outcome"), value(jv_string(""), NULL)),
+			    jv_string("metrics"), metrics(&f, replay),
+			    jv_string("attributes"), attributes(replay));
+	char *outcome = task_outcome(replay);
+	kase = jv_setpath(kase, JV_ARRAY(jv_string("labels"), jv_string("task_outcome"),
+					 jv_string("value")), jv_string(outcome));
+	free(outcome);
+	jv_free(f.missing_native);
+	jv doc = JV_OBJECT(jv_string("schema"), jv_string(SCHEMA_EVALUATION),
+			   jv_string("experiment"), jv_string_fmt("%s:%s", prefix, id),
+			   jv_string("cases"), JV_ARRAY(kase));
+	jv_free(task_id);
+	return doc;
+}
+
+static int write_report(const char *outdir, const struct redactor *r, jv doc,
+			struct pc_err *e)
+{
+	jv safe = redact_jv(r, jv_copy(doc));
+	jv name = jv_getpath(jv_copy(safe), JV_ARRAY(jv_string("cases"), jv_number(0),
+						     jv_string("name")));
+	char *dir = io_join(outdir, jv_string_value(name));
+	char *text = json_pretty(safe);
+	int rc = io_write_artifact(dir, "eval-report.json", text, strlen(text), e);
+
+	free(text);
+	free(dir);
+	jv_free(name);
+	return rc;
+}
+
+struct options {
+	const char *prefix;
+	const char *output;
+};
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longs[] = {
+		{ "experiment-prefix", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->prefix = "e2e";
+	o->output = NULL;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->prefix = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'h': fputs(usage, stdout); return -2;
+		case 'V': puts("pc-evaluate " PC_VERSION); return -2;
+		default:
+			return stage_usage_error("pc-evaluate", usage, "unknown or incomplete option");
+		}
+	}
+	if (optind < argc)
+		return stage_usage_error("pc-evaluate", usage, "unexpected argument");
+	if (!*o->prefix)
+		return stage_usage_error("pc-evaluate", usage, "--experiment-prefix must not be empty");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct redactor red;
+	struct json_reader in;
+	struct pc_err e;
+	int rc = parse_args(argc, argv, &o), status = EXIT_OK, n = 0, got;
+	long line;
+	jv replay;
+
+	if (rc == -2)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	redactor_init(&red, environ);
+	json_reader_init(&in, stdin, "stdin");
+	while ((got = stage_next(&in, SCHEMA_EVIDENCE, &doc_replay, &replay, &line, &e)) != 0) {
+		if (got < 0) {
+			status = stage_worst(status, stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg));
+			if (in.eof)
+				break;
+			continue;
+		}
+		int verdict;
+		jv doc = evaluate(replay, o.prefix, &verdict);
+		jv_free(replay);
+		n++;
+		if ((o.output && write_report(o.output, &red, doc, &e) != 0) ||
+		    stage_emit(&red, doc, &e) != 0) {
+			status = stage_worst(status, stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg));
+			break;
+		}
+		status = stage_worst(status, verdict);
+	}
+	if (n == 0 && status == EXIT_OK)
+		status = stage_die("pc-evaluate", &red, EXIT_INVALID, "no replays on stdin");
+	json_reader_free(&in);
+	redactor_free(&red);
+	return status;
+}
