@@ -17,7 +17,7 @@ JQ_LIBS   = $(shell $(PKG_CONFIG) --libs libjq 2>/dev/null || echo -ljq -lonig)
 
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Werror
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -DPC_VERSION='"$(VERSION)"' \
+ALL_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -DPC_VERSION='"$(VERSION)"' \
 	$(WARN) $(shell $(PKG_CONFIG) --cflags $(PKGS)) $(JQ_CFLAGS) $(CFLAGS)
 LIBS      = $(shell $(PKG_CONFIG) --libs $(PKGS)) $(JQ_LIBS) -lm
 

@@ -1,0 +1,551 @@
+/* pc-report: evaluations in, a verdict for people and for CI out.
+ *
+ * A case is accepted when every assertion is true, inconclusive when
+ * collection_completed is false, failed otherwise; the report only reads
+ * those values, it never re-evaluates replay evidence.  Formats: text (for a
+ * terminal), markdown (the reference report.md per workload), json and junit.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "docs.h"
+#include "io.h"
+#include "json.h"
+#include "stage.h"
+#include "text.h"
+
+extern char **environ;
+
+static const char usage[] =
+	"usage: pc-report [--format text|markdown|json|junit] [--output DIR] [-v]\n"
+	"Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n"
+	"  --format F    text (default on a terminal), markdown (default otherwise),\n"
+	"                json (counts and cases) or junit (JUnit XML)\n"
+	"  --output DIR  also write DIR/<workload id>/report.md per workload\n"
+	"  -v            text: show every assertion, score, label and metric\n"
+	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive.\n";
+
+enum verdict { ACCEPTED, FAILED, INCONCLUSIVE };
+static const char *const verdict_names[] = { "accepted", "failed", "inconclusive" };
+
+struct report_case {
+	jv kase;             /* one case of an evaluation document */
+	char *experiment;
+	enum verdict verdict;
+};
+
+struct cases {
+	struct report_case *v;
+	int n;
+	int count[3];
+};
+
+static enum verdict verdict_of(jv kase)
+{
+	jv assertions = jv_object_get(jv_copy(kase), jv_string("assertions"));
+	jv collected = jv_object_get(jv_copy(assertions), jv_string("collection_completed"));
+	enum verdict v = ACCEPTED;
+
+	jv_object_foreach(assertions, name, a) {
+		if (!json_has_true(a, "value"))
+			v = FAILED;
+		jv_free(name);
+		jv_free(a);
+	}
+	if (jv_is_valid(collected) && !json_has_true(collected, "value"))
+		v = INCONCLUSIVE;
+	jv_free(collected);
+	return v;
+}
+
+static void add_cases(struct cases *cs, jv doc)
+{
+	jv list = jv_object_get(jv_copy(doc), jv_string("cases"));
+	const char *experiment = json_str(doc, "experiment");
+
+	jv_array_foreach(list, i, kase) {
+		(void)i;
+		cs->v = pc_xrealloc(cs->v, (size_t)(cs->n + 1) * sizeof *cs->v);
+		struct report_case *c = &cs->v[cs->n++];
+		c->kase = kase;
+		c->experiment = pc_xstrdup(experiment);
+		c->verdict = verdict_of(kase);
+		cs->count[c->verdict]++;
+	}
+	jv_free(list);
+}
+
+static void free_cases(struct cases *cs)
+{
+	for (int i = 0; i < cs->n; i++) {
+		jv_free(cs->v[i].kase);
+		free(cs->v[i].experiment);
+	}
+	free(cs->v);
+}
+
+static const char *case_name(const struct report_case *c)
+{
+	return json_str(c->kase, "name");
+}
+
+/* Python's str() of an evaluation value. */
+static void add_value(struct sbuf *b, jv v)
+{
+	switch (jv_get_kind(v)) {
+	case JV_KIND_TRUE: sbuf_add(b, "True"); break;
+	case JV_KIND_FALSE: sbuf_add(b, "False"); break;
+	case JV_KIND_NUMBER: text_py_float(b, jv_number_value(v)); break;
+	case JV_KIND_STRING: sbuf_add(b, jv_string_value(v)); break;
+	default: sbuf_add(b, "None");
+	}
+}
+
+static jv section(const struct report_case *c, const char *name)
+{
+	return jv_object_get(jv_copy(c->kase), jv_string(name));
+}
+
+/* ---- text ---- */
+
+struct style {
+	const char *on[3], *off, *dim;
+};
+
+static void text_line(struct sbuf *b, const char *mark, const char *name, jv entry)
+{
+	const char *reason = json_str(entry, "reason");
+
+	sbuf_addf(b, "    %s %s", mark, name);
+	if (reason && *reason)
+		sbuf_addf(b, ": %s", reason);
+	sbuf_add(b, "\n");
+}
+
+/* Scores and labels hold {value, reason}; metrics are bare numbers. */
+static void text_values(struct sbuf *b, const char *title, jv values)
+{
+	jv_object_foreach(values, name, entry) {
+		sbuf_addf(b, "    %s %s = ", title, jv_string_value(name));
+		if (jv_get_kind(entry) == JV_KIND_OBJECT) {
+			jv v = jv_object_get(jv_copy(entry), jv_string("value"));
+			add_value(b, v);
+			jv_free(v);
+		} else {
+			jv s = jv_dump_string(jv_copy(entry), 0);
+			sbuf_add(b, jv_string_value(s));
+			jv_free(s);
+		}
+		sbuf_add(b, "\n");
+		jv_free(name);
+		jv_free(entry);
+	}
+	jv_free(values);
+}
+
+static void render_text(struct sbuf *b, const struct cases *cs, int verbose,
+			const struct style *st)
+{
+	for (int i = 0; i < cs->n; i++) {
+		const struct report_case *c = &cs->v[i];
+		jv assertions = section(c, "assertions");
+
+		sbuf_addf(b, "%s%-12s%s %s\n", st->on[c->verdict],
+			  verdict_names[c->verdict], st->off, case_name(c));
+		jv_object_foreach(assertions, name, a) {
+			int ok = json_has_true(a, "value");
+			if (!ok)
+				text_line(b, "FAIL", jv_string_value(name), a);
+			else if (verbose)
+				text_line(b, "pass", jv_string_value(name), a);
+			jv_free(name);
+			jv_free(a);
+		}
+		jv_free(assertions);
+		if (verbose) {
+			text_values(b, "score", section(c, "scores"));
+			text_values(b, "label", section(c, "labels"));
+			text_values(b, "metric", section(c, "metrics"));
+		}
+	}
+	sbuf_addf(b, "%s%d workload%s: %d accepted, %d failed, %d inconclusive%s\n",
+		  st->dim, cs->n, cs->n == 1 ? "" : "s", cs->count[ACCEPTED],
+		  cs->count[FAILED], cs->count[INCONCLUSIVE], st->off);
+}
+
+/* ---- markdown ---- */
+
+static char *rewards_text(const struct report_case *c)
+{
+	jv scores = section(c, "scores");
+	struct sbuf b = {0};
+	const char *prefix = "harbor_reward_";
+
+	jv_object_foreach(scores, name, s) {
+		const char *n = jv_string_value(name);
+		if (!strncmp(n, prefix, strlen(prefix))) {
+			jv v = jv_object_get(jv_copy(s), jv_string("value"));
+			sbuf_addf(&b, "- `%s`: `", n + strlen(prefix));
+			add_value(&b, v);
+			sbuf_add(&b, "`\n");
+			jv_free(v);
+		}
+		jv_free(name);
+		jv_free(s);
+	}
+	jv_free(scores);
+	if (!b.len)
+		sbuf_add(&b, "- No native reward was recorded.\n");
+	return sbuf_take(&b);
+}
+
+static void evaluation_lines(struct sbuf *b, const struct report_case *c)
+{
+	jv assertions = section(c, "assertions");
+
+	sbuf_addf(b, "%s\n", case_name(c));
+	jv_object_foreach(assertions, name, a) {
+		const char *reason = json_str(a, "reason");
+		sbuf_addf(b, "  [%s] %s", json_has_true(a, "value") ? "PASS" : "FAIL",
+			  jv_string_value(name));
+		if (reason && *reason)
+			sbuf_addf(b, " — %s", reason);
+		sbuf_add(b, "\n");
+		jv_free(name);
+		jv_free(a);
+	}
+	jv_free(assertions);
+	const char *kinds[] = { "scores", "labels" }, *tags[] = { "SCORE", "LABEL" };
+	for (int k = 0; k < 2; k++) {
+		jv values = section(c, kinds[k]);
+		jv_object_foreach(values, name, entry) {
+			jv v = jv_object_get(jv_copy(entry), jv_string("value"));
+			sbuf_addf(b, "  [%s] %s: ", tags[k], jv_string_value(name));
+			add_value(b, v);
+			sbuf_add(b, "\n");
+			jv_free(v);
+			jv_free(name);
+			jv_free(entry);
+		}
+		jv_free(values);
+	}
+}
+
+static const char *attribute(const struct report_case *c, const char *name)
+{
+	jv attrs = section(c, "attributes");
+	const char *s = json_str(attrs, name);
+
+	jv_free(attrs);  /* the string stays owned by c->kase */
+	return s ? s : "unknown";
+}
+
+static const char *label(const struct report_case *c, const char *name)
+{
+	jv labels = section(c, "labels");
+	jv l = jv_object_get(labels, jv_string(name));
+	const char *s = json_str(l, "value");
+
+	jv_free(l);
+	return s ? s : "unscored";
+}
+
+/* One workload in the layout of the reference harness's report.md;
+ * depth 1 for a standalone file, 2 when nested under the summary. */
+static void markdown_case(struct sbuf *b, const struct report_case *c, int depth)
+{
+	const char *h = depth == 1 ? "#" : "##";
+	jv assertions = section(c, "assertions");
+	jv collected = jv_object_get(assertions, jv_string("collection_completed"));
+	char *rewards = rewards_text(c);
+
+	if (depth == 1)
+		sbuf_add(b, "# PowerContext end-to-end Memory evaluation\n\n");
+	else
+		sbuf_addf(b, "## `%s`: %s\n\n", case_name(c), verdict_names[c->verdict]);
+	sbuf_addf(b, "- Workload: `%s`\n", case_name(c));
+	sbuf_addf(b, "- Execution adapter: `%s`\n", attribute(c, "execution_adapter"));
+	sbuf_addf(b, "- Harbor dataset: `%s`\n", attribute(c, "dataset"));
+	sbuf_addf(b, "- Collection status: `%s`\n",
+		  json_has_true(collected, "value") ? "completed" : "failed");
+	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n\n", label(c, "task_outcome"));
+	sbuf_addf(b, "%s# Harbor reward\n\n%s\n", h, rewards);
+	sbuf_addf(b, "%s# Memory evaluation\n\n```text\n", h);
+	evaluation_lines(b, c);
+	sbuf_add(b, "```\n");
+	free(rewards);
+	jv_free(collected);
+}
+
+static void render_markdown(struct sbuf *b, const struct cases *cs)
+{
+	sbuf_add(b, "# PowerContext end-to-end Memory evaluation\n\n");
+	sbuf_addf(b, "%d workload%s: %d accepted, %d failed, %d inconclusive.\n\n",
+		  cs->n, cs->n == 1 ? "" : "s", cs->count[ACCEPTED], cs->count[FAILED], cs->count[INCONCLUSIVE]);
+	sbuf_add(b, "| Workload | Verdict | Native task outcome | Database | Run |\n");
+	sbuf_add(b, "|---|---|---|---|---|\n");
+	for (int i = 0; i < cs->n; i++) {
+		const struct report_case *c = &cs->v[i];
+		sbuf_addf(b, "| `%s` | %s | %s | %s | `%s` |\n", case_name(c),
+			  verdict_names[c->verdict], label(c, "task_outcome"),
+			  attribute(c, "database"), attribute(c, "run_id"));
+	}
+	for (int i = 0; i < cs->n; i++) {
+		sbuf_add(b, "\n");
+		markdown_case(b, &cs->v[i], 2);
+	}
+}
+
+/* ---- json ---- */
+
+static jv false_assertions(const struct report_case *c)
+{
+	jv assertions = section(c, "assertions"), out = jv_array();
+
+	jv_object_foreach(assertions, name, a) {
+		if (!json_has_true(a, "value"))
+			out = jv_array_append(out, JV_OBJECT(jv_string("name"), name,
+				jv_string("reason"), jv_object_get(jv_copy(a), jv_string("reason"))));
+		else
+			jv_free(name);
+		jv_free(a);
+	}
+	jv_free(assertions);
+	return out;
+}
+
+static void render_json(struct sbuf *b, const struct cases *cs)
+{
+	jv list = jv_array();
+
+	for (int i = 0; i < cs->n; i++) {
+		const struct report_case *c = &cs->v[i];
+		list = jv_array_append(list, JV_OBJECT(
+			jv_string("name"), jv_string(case_name(c)),
+			jv_string("experiment"), jv_string(c->experiment),
+			jv_string("verdict"), jv_string(verdict_names[c->verdict]),
+			jv_string("task_outcome"), jv_string(label(c, "task_outcome")),
+			jv_string("failed_assertions"), false_assertions(c)));
+	}
+	jv doc = JV_OBJECT(jv_string("accepted"), jv_number(cs->count[ACCEPTED]),
+			   jv_string("failed"), jv_number(cs->count[FAILED]),
+			   jv_string("inconclusive"), jv_number(cs->count[INCONCLUSIVE]),
+			   jv_string("cases"), list);
+	jv s = jv_dump_string(doc, 0);
+	sbuf_addf(b, "%s\n", jv_string_value(s));
+	jv_free(s);
+}
+
+/* ---- junit ---- */
+
+static void xml_escaped(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': sbuf_add(b, "&amp;"); break;
+		case '<': sbuf_add(b, "&lt;"); break;
+		case '>': sbuf_add(b, "&gt;"); break;
+		case '"': sbuf_add(b, "&quot;"); break;
+		default:
+			/* XML 1.0 forbids most control characters */
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' && *s != '\r')
+				sbuf_add(b, "?");
+			else
+				sbuf_addn(b, s, 1);
+		}
+	}
+}
+
+static void junit_case(struct sbuf *b, const struct report_case *c)
+{
+	jv failing = false_assertions(c);
+	const char *tag = c->verdict == INCONCLUSIVE ? "error" : "failure";
+
+	sbuf_add(b, "    <testcase classname=\"");
+	xml_escaped(b, c->experiment);
+	sbuf_add(b, "\" name=\"");
+	xml_escaped(b, case_name(c));
+	sbuf_add(b, "\"");
+	if (c->verdict == ACCEPTED) {
+		sbuf_add(b, "/>\n");
+		jv_free(failing);
+		return;
+	}
+	sbuf_addf(b, ">\n      <%s type=\"%s\" message=\"%d assertion%s false\">", tag,
+		  verdict_names[c->verdict], jv_array_length(jv_copy(failing)),
+		  jv_array_length(jv_copy(failing)) == 1 ? "" : "s");
+	jv_array_foreach(failing, i, a) {
+		const char *reason = json_str(a, "reason");
+		(void)i;
+		xml_escaped(b, json_str(a, "name"));
+		if (reason) {
+			sbuf_add(b, ": ");
+			xml_escaped(b, reason);
+		}
+		sbuf_add(b, "\n");
+		jv_free(a);
+	}
+	jv_free(failing);
+	sbuf_addf(b, "</%s>\n    </testcase>\n", tag);
+}
+
+static void render_junit(struct sbuf *b, const struct cases *cs)
+{
+	sbuf_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sbuf_addf(b, "<testsuites name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n",
+		  cs->n, cs->count[FAILED], cs->count[INCONCLUSIVE]);
+	sbuf_addf(b, "  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n",
+		  cs->n, cs->count[FAILED], cs->count[INCONCLUSIVE]);
+	for (int i = 0; i < cs->n; i++)
+		junit_case(b, &cs->v[i]);
+	sbuf_add(b, "  </testsuite>\n</testsuites>\n");
+}
+
+/* ---- main ---- */
+
+struct options {
+	const char *format, *output;
+	int verbose;
+};
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longs[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const formats[] = { "text", "markdown", "json", "junit", NULL };
+	int c, known = 0;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "v", longs, NULL)) != -1) {
+		switch (c) {
+		case 'f': o->format = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'v': o->verbose = 1; break;
+		case 'h': fputs(usage, stdout); return -2;
+		case 'V': puts("pc-report " PC_VERSION); return -2;
+		default:
+			return stage_usage_error("pc-report", usage, "unknown or incomplete option");
+		}
+	}
+	if (optind < argc)
+		return stage_usage_error("pc-report", usage, "unexpected argument");
+	if (!o->format)
+		o->format = isatty(STDOUT_FILENO) ? "text" : "markdown";
+	for (const char *const *f = formats; *f; f++)
+		known = known || !strcmp(*f, o->format);
+	if (!known)
+		return stage_usage_error("pc-report", usage,
+					 "--format must be text, markdown, json or junit");
+	return 0;
+}
+
+static int read_cases(struct cases *cs, const struct redactor *red)
+{
+	struct json_reader in;
+	struct pc_err e;
+	int got, status = EXIT_OK;
+	long line;
+	jv doc;
+
+	json_reader_init(&in, stdin, "stdin");
+	while ((got = stage_next(&in, SCHEMA_EVALUATION, &doc_evaluation, &doc, &line, &e)) != 0) {
+		if (got < 0) {
+			status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
+			if (in.eof)
+				break;
+			continue;
+		}
+		add_cases(cs, doc);
+		jv_free(doc);
+	}
+	json_reader_free(&in);
+	if (status == EXIT_OK && cs->n == 0)
+		status = stage_die("pc-report", red, EXIT_INVALID, "no evaluations on stdin");
+	return status;
+}
+
+static int write_files(const struct cases *cs, const char *outdir,
+		       const struct redactor *red, struct pc_err *e)
+{
+	for (int i = 0; i < cs->n; i++) {
+		struct sbuf b = {0};
+		markdown_case(&b, &cs->v[i], 1);
+		char *text = sbuf_take(&b), *safe = redact_string(red, text);
+		char *dir = io_join(outdir, case_name(&cs->v[i]));
+		int rc = io_write_artifact(dir, "report.md", safe, strlen(safe), e);
+		free(dir);
+		free(safe);
+		free(text);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int exit_code(const struct cases *cs)
+{
+	if (cs->count[FAILED])
+		return EXIT_FAILED;
+	return cs->count[INCONCLUSIVE] ? EXIT_INCONCLUSIVE : EXIT_OK;
+}
+
+static int run(const struct options *o, const struct redactor *red)
+{
+	struct cases cs = {0};
+	struct sbuf b = {0};
+	struct pc_err e;
+	int status = read_cases(&cs, red);
+	int color = !strcmp(o->format, "text") && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	struct style st = color
+		? (struct style){ { "\033[32m", "\033[31m", "\033[33m" }, "\033[0m", "\033[2m" }
+		: (struct style){ { "", "", "" }, "", "" };
+
+	if (status != EXIT_OK) {
+		free_cases(&cs);
+		return status;
+	}
+	if (!strcmp(o->format, "text"))
+		render_text(&b, &cs, o->verbose, &st);
+	else if (!strcmp(o->format, "markdown"))
+		render_markdown(&b, &cs);
+	else if (!strcmp(o->format, "json"))
+		render_json(&b, &cs);
+	else
+		render_junit(&b, &cs);
+	char *text = sbuf_take(&b), *safe = redact_string(red, text);
+	if (o->output && write_files(&cs, o->output, red, &e) != 0)
+		status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
+	else if (fputs(safe, stdout) == EOF || fflush(stdout) != 0)
+		status = stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout");
+	else
+		status = exit_code(&cs);
+	free(safe);
+	free(text);
+	free_cases(&cs);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { NULL, NULL, 0 };
+	struct redactor red;
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc == -2)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	redactor_init(&red, environ);
+	rc = run(&o, &red);
+	redactor_free(&red);
+	return rc;
+}
