@@ -53,12 +53,12 @@ $(BIN)/%: $(BUILD)/%.o $(LIB_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
 
 test: all
-	PC_BIN=$(abspath $(BIN)) $(BATS) $(TESTS)
+	PC_BIN=$(abspath $(BIN)) $(BATS) $(BATS_FLAGS) $(TESTS)
 
 check-asan:
 	$(MAKE) BUILD=build/asan BIN=build/asan/bin CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(TESTS)
+	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR)
