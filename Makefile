@@ -10,7 +10,7 @@ BINDIR    = $(PREFIX)/bin
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
-PKGS      = yaml-0.1 libcrypto libutf8proc
+PKGS      = yaml-0.1 libcrypto libutf8proc libcurl
 # Debian's libjq 1.6 ships no pkg-config file.
 JQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libjq 2>/dev/null)
 JQ_LIBS   = $(shell $(PKG_CONFIG) --libs libjq 2>/dev/null || echo -ljq -lonig)
@@ -21,7 +21,7 @@ ALL_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -DPC_VERSION='"$(VERSION)"' \
 	$(WARN) $(shell $(PKG_CONFIG) --cflags $(PKGS)) $(JQ_CFLAGS) $(CFLAGS)
 LIBS      = $(shell $(PKG_CONFIG) --libs $(PKGS)) $(JQ_LIBS) -lm
 
-FILTERS   = pc-select pc-evaluate pc-report
+FILTERS   = pc-select pc-run-bub pc-normalize pc-evaluate pc-report
 LIB_SRC   = $(wildcard filters/lib/*.c)
 LIB_HDR   = $(wildcard filters/lib/*.h)
 

@@ -411,3 +411,61 @@ static const struct field evaluation_fields[] = {
 	END
 };
 const struct shape doc_evaluation = { .kind = SK_OBJECT, .fields = evaluation_fields };
+
+/* ---- run record ---- */
+
+static int is_runner(jv v, char *why, size_t whylen)
+{
+	static const char *const ok[] = { "local", "harbor", NULL };
+	return one_of(v, ok, why, whylen);
+}
+
+CONST_CHECK(is_run_schema, SCHEMA_RUN)
+
+static const struct shape s_any_null = { .kind = SK_ANY, .flags = SHAPE_NULLABLE };
+static const struct field agent_fields[] = {
+	{ "command", &s_str_null, 0, NULL },
+	{ "info", &s_any_null, 0, NULL },
+	END
+};
+static const struct shape s_agent = { .kind = SK_OBJECT, .fields = agent_fields };
+static const struct field probe_call_fields[] = {
+	{ "id", &s_str, 0, NULL },
+	{ "query", &s_str, 0, NULL },
+	{ "response", &s_any_null, 0, NULL },
+	{ "error", &s_str_null, 0, NULL },
+	END
+};
+static const struct shape s_probe_call = { .kind = SK_OBJECT, .fields = probe_call_fields };
+static const struct shape s_probe_calls = { .kind = SK_ARRAY, .items = &s_probe_call };
+static const struct field server_fields[] = {
+	{ "server_url", &s_str, 0, NULL },
+	{ "readiness", &s_any_null, 0, NULL },
+	{ "memory_before", &s_any_null, 0, NULL },
+	{ "memory_after", &s_any_null, 0, NULL },
+	{ "probes", &s_probe_calls, 0, NULL },
+	END
+};
+static const struct shape s_server = { .kind = SK_OBJECT, .fields = server_fields };
+static const struct shape s_run_schema = { .kind = SK_STRING, .check = is_run_schema };
+static const struct shape s_runner = { .kind = SK_STRING, .check = is_runner };
+static const struct field run_fields[] = {
+	{ "schema", &s_run_schema, 0, NULL },
+	{ "run_id", &s_str, 0, NULL },
+	{ "scope_id", &s_str, 0, NULL },
+	{ "runner", &s_runner, 0, NULL },
+	{ "workload", &doc_manifest, 0, NULL },
+	{ "manifest", &s_manifest_ref, 0, NULL },
+	{ "task", &s_task_ref, 0, NULL },
+	{ "job_dir", &s_str_null, 0, NULL },
+	{ "trial_dir", &s_str_null, 0, NULL },
+	{ "environment", &s_environment, 0, NULL },
+	{ "agent", &s_agent, 0, NULL },
+	{ "status", &s_status, 0, NULL },
+	{ "errors", &s_strings, 0, NULL },
+	{ "powercontext", &s_server, 0, NULL },
+	END
+};
+const struct shape doc_run = { .kind = SK_OBJECT, .fields = run_fields };
+
+const struct shape *const doc_capture = &s_capture;

@@ -17,7 +17,9 @@
 
 extern const struct shape doc_manifest;    /* manifest, defaults filled */
 extern const struct shape doc_selection;
+extern const struct shape doc_run;
 extern const struct shape doc_replay;
+extern const struct shape *const doc_capture;  /* one capture record */
 extern const struct shape doc_evaluation;
 
 #endif

@@ -1,5 +1,6 @@
 #include "io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,4 +84,65 @@ int io_write_artifact(const char *dir, const char *name, const char *data,
 	free(tmp);
 	free(path);
 	return rc;
+}
+
+static void walk(const char *root, const char *rel, const char *const *names,
+		 int depth, jv *found)
+{
+	char *dir = *rel ? io_join(root, rel) : pc_xstrdup(root);
+	DIR *dp = opendir(dir);
+	struct dirent *d;
+
+	while (dp && depth < 64 && (d = readdir(dp))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		char *child = *rel ? io_join(rel, d->d_name) : pc_xstrdup(d->d_name);
+		char *full = io_join(root, child);
+		struct stat st;
+		if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
+			walk(root, child, names, depth + 1, found);
+		else if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
+			for (const char *const *n = names; *n; n++)
+				if (!strcmp(*n, d->d_name))
+					*found = jv_array_append(*found, jv_string(child));
+		free(full);
+		free(child);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
+}
+
+/* Path order by parts: '/' sorts before every other character. */
+static int path_cmp(const void *a, const void *b)
+{
+	const unsigned char *x = *(const unsigned char *const *)a;
+	const unsigned char *y = *(const unsigned char *const *)b;
+
+	for (; *x && *x == *y; x++, y++)
+		;
+	int cx = *x == '/' ? 1 : *x ? *x + 1 : 0;
+	int cy = *y == '/' ? 1 : *y ? *y + 1 : 0;
+	return cx - cy;
+}
+
+jv io_find_files(const char *root, const char *const *names)
+{
+	jv found = jv_array(), sorted = jv_array();
+	int n;
+
+	walk(root, "", names, 0, &found);
+	n = jv_array_length(jv_copy(found));
+	const char **v = pc_xmalloc((size_t)n * sizeof *v);
+	for (int i = 0; i < n; i++) {
+		jv s = jv_array_get(jv_copy(found), i);
+		v[i] = jv_string_value(s);  /* kept alive by found */
+		jv_free(s);
+	}
+	qsort(v, (size_t)n, sizeof *v, path_cmp);
+	for (int i = 0; i < n; i++)
+		sorted = jv_array_append(sorted, jv_string(v[i]));
+	free(v);
+	jv_free(found);
+	return sorted;
 }

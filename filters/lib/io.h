@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include <jv.h>
+
 #include "err.h"
 
 /* mkdir -p */
@@ -17,6 +19,11 @@ int io_mkdirs(const char *dir, struct pc_err *e);
 /* Write data to dir/name atomically, creating dir. */
 int io_write_artifact(const char *dir, const char *name, const char *data,
 		      size_t len, struct pc_err *e);
+
+/* Relative paths of the regular files under root whose base name is one of
+ * names (NULL-terminated), sorted part by part like Python's sorted(rglob()):
+ * "a/x" before "a-b/x".  Links are followed; a missing root gives []. */
+jv io_find_files(const char *root, const char *const *names);
 
 /* Malloc'd "a/b" */
 char *io_join(const char *a, const char *b);

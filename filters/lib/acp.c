@@ -1,0 +1,274 @@
+#include "acp.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "text.h"
+
+int acp_start(struct acp_client *c, char *const argv[], char *const env[],
+	      const char *cwd, const char *stderr_path, const char *events_path,
+	      struct pc_err *e)
+{
+	memset(c, 0, sizeof *c);
+	c->updates = jv_array();
+	c->deadline_ms = -1;
+	c->events = fopen(events_path, "a");
+	if (!c->events)
+		return pc_fail_errno(e, "%s: cannot create", events_path);
+	signal(SIGPIPE, SIG_IGN);  /* a dead agent is an error value, not our death */
+	if (proc_spawn(&c->proc, argv, env, cwd, stderr_path, 1, e) != 0)
+		return -1;
+	c->started = 1;
+	return 0;
+}
+
+static void record(struct acp_client *c, const char *type, jv payload)
+{
+	jv ev = JV_OBJECT(jv_string("event_type"), jv_string(type),
+			  jv_string("payload"), payload);
+	struct pc_err ignored;
+
+	json_write_line(c->events, ev, &ignored);
+}
+
+static int send_frame(struct acp_client *c, jv frame, struct pc_err *e)
+{
+	jv s = jv_dump_string(frame, 0);
+	const char *p = jv_string_value(s);
+	size_t n = strlen(p);
+	int rc = 0;
+
+	while (n > 0 && rc == 0) {
+		ssize_t w = write(c->proc.in_fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			rc = pc_fail_errno(e, "cannot write to the agent");
+		else {
+			p += w;
+			n -= (size_t)w;
+		}
+	}
+	if (rc == 0 && write(c->proc.in_fd, "\n", 1) != 1)
+		rc = pc_fail_errno(e, "cannot write to the agent");
+	jv_free(s);
+	return rc;
+}
+
+static void describe_exit(struct acp_client *c, char *buf, size_t len)
+{
+	if (proc_wait(&c->proc, 200))
+		proc_describe(c->proc.status, buf, len);
+	else
+		snprintf(buf, len, "still running");
+}
+
+/* Next complete line from the agent's stdout, waiting until the deadline. */
+static int read_line(struct acp_client *c, char **line, const char *waiting_for,
+		     struct pc_err *e)
+{
+	for (;;) {
+		char *nl = c->len ? memchr(c->buf, '\n', c->len) : NULL;
+		if (nl) {
+			size_t n = (size_t)(nl - c->buf);
+			*line = pc_xmalloc(n + 1);
+			memcpy(*line, c->buf, n);
+			(*line)[n] = '\0';
+			memmove(c->buf, nl + 1, c->len - n - 1);
+			c->len -= n + 1;
+			return 0;
+		}
+		long long left = c->deadline_ms < 0 ? -1 : c->deadline_ms - proc_now_ms();
+		if (c->deadline_ms >= 0 && left <= 0)
+			return pc_fail(e, "agent timed out waiting for %s", waiting_for);
+		struct pollfd pfd = { c->proc.out_fd, POLLIN, 0 };
+		int r = poll(&pfd, 1, left < 0 ? -1 : (int)(left > 1000000 ? 1000000 : left));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		if (c->cap - c->len < 65536) {
+			c->cap = c->cap * 2 + 65536;
+			c->buf = pc_xrealloc(c->buf, c->cap);
+		}
+		ssize_t got = read(c->proc.out_fd, c->buf + c->len, c->cap - c->len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			char how[128];
+			describe_exit(c, how, sizeof how);
+			return pc_fail(e, "agent closed its output while waiting for %s (%s)",
+				       waiting_for, how);
+		}
+		c->len += (size_t)got;
+	}
+}
+
+static jv method_not_found(jv id, const char *method)
+{
+	return JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"), id,
+			 jv_string("error"),
+			 JV_OBJECT(jv_string("code"), jv_number(-32601),
+				   jv_string("message"), jv_string("Method not found"),
+				   jv_string("data"), JV_OBJECT(jv_string("method"), jv_string(method))));
+}
+
+/* Harbor's allow policy: the first allow_once/allow_always option. */
+static jv permission_outcome(jv params)
+{
+	jv options = jv_object_get(jv_copy(params), jv_string("options"));
+	jv chosen = jv_null();
+
+	if (jv_get_kind(options) == JV_KIND_ARRAY) {
+		jv_array_foreach(options, i, opt) {
+			(void)i;
+			const char *kind = json_str(opt, "kind");
+			if (jv_get_kind(chosen) == JV_KIND_NULL && kind &&
+			    (!strcmp(kind, "allow_once") || !strcmp(kind, "allow_always")))
+				chosen = jv_object_get(jv_copy(opt), jv_string("optionId"));
+			jv_free(opt);
+		}
+	}
+	jv_free(options);
+	if (jv_get_kind(chosen) == JV_KIND_NULL)
+		return JV_OBJECT(jv_string("outcome"), JV_OBJECT(jv_string("outcome"), jv_string("cancelled")));
+	return JV_OBJECT(jv_string("outcome"),
+			 JV_OBJECT(jv_string("outcome"), jv_string("selected"),
+				   jv_string("optionId"), chosen));
+}
+
+static int serve_request(struct acp_client *c, jv msg, struct pc_err *e)
+{
+	const char *method = json_str(msg, "method");
+	jv id = jv_object_get(jv_copy(msg), jv_string("id"));
+	jv params = jv_object_get(jv_copy(msg), jv_string("params"));
+	jv reply;
+
+	if (!strcmp(method, "session/request_permission")) {
+		c->permissions_requested++;
+		record(c, "request_permission",
+		       JV_OBJECT(jv_string("session_id"), jv_object_get(jv_copy(params), jv_string("sessionId")),
+				 jv_string("tool_call"), jv_object_get(jv_copy(params), jv_string("toolCall")),
+				 jv_string("options"), jv_object_get(jv_copy(params), jv_string("options"))));
+		reply = JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"), id,
+				  jv_string("result"), permission_outcome(params));
+	} else
+		reply = method_not_found(id, method);
+	jv_free(params);
+	return send_frame(c, reply, e);
+}
+
+static void take_notification(struct acp_client *c, jv msg)
+{
+	const char *method = json_str(msg, "method");
+	jv params = jv_object_get(jv_copy(msg), jv_string("params"));
+
+	if (!strcmp(method, "session/update") && jv_get_kind(params) == JV_KIND_OBJECT) {
+		jv update = jv_object_get(jv_copy(params), jv_string("update"));
+		c->updates = jv_array_append(c->updates, jv_copy(update));
+		record(c, "session_update",
+		       JV_OBJECT(jv_string("session_id"), jv_object_get(jv_copy(params), jv_string("sessionId")),
+				 jv_string("update"), update));
+	}
+	jv_free(params);
+}
+
+static int rpc_error(jv error, const char *method, struct pc_err *e)
+{
+	jv data = jv_object_get(jv_copy(error), jv_string("data"));
+	jv code = jv_object_get(jv_copy(error), jv_string("code"));
+	const char *message = json_str(error, "message");
+	jv data_text = jv_is_valid(data) && jv_get_kind(data) != JV_KIND_NULL
+		? jv_dump_string(jv_copy(data), 0) : jv_string("");
+
+	pc_fail(e, "%s failed: %g %s%s%s", method,
+		jv_get_kind(code) == JV_KIND_NUMBER ? jv_number_value(code) : 0.0,
+		message ? message : "error", jv_string_length_bytes(jv_copy(data_text)) ? ": " : "",
+		jv_string_value(data_text));
+	jv_free(data_text);
+	jv_free(data);
+	jv_free(code);
+	return -1;
+}
+
+int acp_request(struct acp_client *c, const char *method, jv params,
+		jv *result, struct pc_err *e)
+{
+	long id = c->next_id++;
+	jv frame = JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"),
+			     jv_number((double)id), jv_string("method"), jv_string(method),
+			     jv_string("params"), params);
+
+	if (send_frame(c, frame, e) != 0)
+		return -1;
+	for (;;) {
+		char *line = NULL;
+		if (read_line(c, &line, method, e) != 0)
+			return -1;
+		if (text_is_blank(line)) {
+			free(line);
+			continue;
+		}
+		jv msg = jv_parse(line);
+		if (!jv_is_valid(msg) || jv_get_kind(msg) != JV_KIND_OBJECT) {
+			pc_fail(e, "agent wrote a non-JSON-RPC line while waiting for %s: %.200s",
+				method, line);
+			free(line);
+			jv_free(msg);
+			return -1;
+		}
+		free(line);
+		int has_method = json_str(msg, "method") != NULL;
+		jv mid = jv_object_get(jv_copy(msg), jv_string("id"));
+		int has_id = jv_is_valid(mid);
+		int ours = has_id && !has_method && jv_get_kind(mid) == JV_KIND_NUMBER &&
+			   jv_number_value(mid) == (double)id;
+		jv_free(mid);
+		if (has_method && has_id) {
+			int rc = serve_request(c, msg, e);
+			jv_free(msg);
+			if (rc != 0)
+				return -1;
+		} else if (has_method)
+			take_notification(c, msg), jv_free(msg);
+		else if (ours) {
+			jv err = jv_object_get(jv_copy(msg), jv_string("error"));
+			int failed = jv_is_valid(err) && jv_get_kind(err) != JV_KIND_NULL;
+			int rc = failed ? rpc_error(err, method, e) : 0;
+			if (!failed)
+				*result = jv_object_get(jv_copy(msg), jv_string("result"));
+			jv_free(err);
+			jv_free(msg);
+			return rc;
+		} else
+			jv_free(msg);
+	}
+}
+
+void acp_stop(struct acp_client *c, long grace_ms)
+{
+	if (c->started) {
+		if (c->proc.in_fd >= 0) {
+			close(c->proc.in_fd);
+			c->proc.in_fd = -1;
+		}
+		if (!proc_wait(&c->proc, grace_ms))
+			proc_kill(&c->proc, 2000);
+		else
+			proc_kill(&c->proc, 0);
+		proc_close(&c->proc);
+		c->started = 0;
+	}
+	if (c->events)
+		fclose(c->events);
+	c->events = NULL;
+	free(c->buf);
+	c->buf = NULL;
+	jv_free(c->updates);
+	c->updates = jv_null();
+}

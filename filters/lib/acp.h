@@ -1,0 +1,45 @@
+/* acp: a client of the Agent Client Protocol v1 over an agent's stdio.
+ *
+ * It sends requests and waits for their responses while serving what the
+ * agent sends meanwhile: session/update notifications are recorded,
+ * session/request_permission is answered by the allow policy, any other
+ * request is refused with -32601.  Every callback is appended to the
+ * acp-events.jsonl file in Harbor's format.  A deadline bounds every wait; a
+ * crash, hang, non-JSON output or closed pipe becomes an error value.
+ */
+#ifndef PC_ACP_H
+#define PC_ACP_H
+
+#include <stdio.h>
+#include <jv.h>
+
+#include "err.h"
+#include "proc.h"
+
+#define ACP_PROTOCOL_VERSION 1
+
+struct acp_client {
+	struct proc proc;
+	char *buf;
+	size_t len, cap;
+	long next_id;
+	long long deadline_ms;      /* absolute, proc_now_ms() clock */
+	FILE *events;               /* acp-events.jsonl */
+	jv updates;                 /* every session/update "update" object */
+	int permissions_requested;
+	int started;
+};
+
+/* Spawn the agent; events_path receives the event log. */
+int acp_start(struct acp_client *c, char *const argv[], char *const env[],
+	      const char *cwd, const char *stderr_path, const char *events_path,
+	      struct pc_err *e);
+
+/* Send a request and wait (until c->deadline_ms) for its result. */
+int acp_request(struct acp_client *c, const char *method, jv params,
+		jv *result, struct pc_err *e);
+
+/* Close stdin, give the agent grace_ms to exit, then kill its group. */
+void acp_stop(struct acp_client *c, long grace_ms);
+
+#endif

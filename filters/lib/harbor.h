@@ -1,0 +1,45 @@
+/* harbor: the Harbor job and trial layout that the local runner writes and
+ * pc-normalize reads (reference/harbor.md §1–§8).
+ *
+ * Trial names and ids, the verifier's reward files, the multi-step reward
+ * strategy, the ACP runner's acp-summary.json and trajectory.json, and the
+ * job and trial result.json documents.
+ */
+#ifndef PC_HARBOR_H
+#define PC_HARBOR_H
+
+#include <jv.h>
+
+#include "err.h"
+
+/* Random lowercase hex (n chars) and a random UUID v4, from /dev/urandom. */
+void harbor_random_hex(char *out, int n);
+void harbor_uuid(char out[37]);
+
+/* "<short task name>__<7 ShortUUID chars>" */
+char *harbor_trial_name(const char *task_name);
+
+/* UTC now as RFC 3339 with microseconds and "Z". */
+void harbor_now(char out[40]);
+
+/* Rewards of a verifier dir: reward.json, else reward.txt; -1 with the
+ * Harbor exception type in *type (RewardFileNotFoundError, …). */
+int harbor_read_rewards(const char *verifier_dir, jv *rewards,
+			const char **type, struct pc_err *e);
+
+/* Trial rewards from step results by strategy "final" or "mean". */
+jv harbor_trial_rewards(jv step_results, const char *strategy);
+
+/* The ACP runner's summary of one prompt. */
+jv harbor_acp_summary(const char *instruction, jv initialize, jv session,
+		      jv prompt_response, const char *error_type,
+		      const char *error_message, int permissions_requested);
+
+/* ATIF trajectory from the instruction and the session updates. */
+jv harbor_trajectory(const char *session_id, jv agent_info,
+		     const char *instruction, jv updates);
+
+/* "file://" URI of an absolute path, percent-encoded. */
+char *harbor_file_uri(const char *path);
+
+#endif

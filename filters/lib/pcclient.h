@@ -1,0 +1,41 @@
+/* pcclient: the PowerContext Server's HTTP API (reference/powercontext-api.md).
+ *
+ * JSON bodies with an explicit JSON content type (libcurl's form default makes
+ * every POST a 422), the bearer token from POWERCONTEXT_CLIENT_API_TOKEN, base
+ * URL and whole-request timeout from POWERCONTEXT_CLIENT_SERVER_URL and
+ * POWERCONTEXT_CLIENT_TIMEOUT.  A non-success status becomes an error naming
+ * the operation, the HTTP status and the server's error code and message.
+ */
+#ifndef PC_PCCLIENT_H
+#define PC_PCCLIENT_H
+
+#include <jv.h>
+
+#include "err.h"
+
+struct pc_client {
+	char *base_url;
+	char *token;      /* NULL when unset */
+	long timeout_s;
+};
+
+/* Settings from an environment array (main's environ). */
+int pc_client_init(struct pc_client *c, char *const *env, struct pc_err *e);
+void pc_client_free(struct pc_client *c);
+
+/* GET /health/ready: the body when 200 (ready or degraded). */
+int pc_ready(const struct pc_client *c, jv *out, struct pc_err *e);
+
+/* POST path with body (consumed); *out is the JSON response. */
+int pc_post(const struct pc_client *c, const char *path, jv body, jv *out,
+	    struct pc_err *e);
+
+/* POST /v1/memory/entries/list for scope (active entries, as the reference). */
+int pc_list_entries(const struct pc_client *c, const char *scope, jv *out,
+		    struct pc_err *e);
+
+/* POST /v1/context/prepare. */
+int pc_prepare(const struct pc_client *c, const char *scope, const char *query,
+	       jv *out, struct pc_err *e);
+
+#endif

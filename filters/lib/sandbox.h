@@ -1,0 +1,25 @@
+/* sandbox: the bubblewrap command line that gives task scripts Harbor's paths.
+ *
+ * The root is a fresh tmpfs (bubblewrap cannot create /logs under a read-only
+ * bind of /); the system directories, the project and the step's directories
+ * are bound into it: /logs/agent, /logs/verifier, /tests and /workspace.  The
+ * network namespace stays shared so the agent reaches the Server on loopback.
+ */
+#ifndef PC_SANDBOX_H
+#define PC_SANDBOX_H
+
+struct sandbox {
+	const char *project;      /* bound read-only at the same path */
+	const char *agent_dir;    /* /logs/agent */
+	const char *verifier_dir; /* /logs/verifier */
+	const char *tests_dir;    /* /tests (read-only), or NULL */
+	const char *workspace;    /* /workspace, the working directory */
+	const char *extra_binds;  /* colon-separated read-only paths, or NULL */
+};
+
+/* argv running cmd (NULL-terminated) inside the sandbox; free with
+ * sandbox_argv_free. */
+char **sandbox_argv(const struct sandbox *sb, char *const cmd[]);
+void sandbox_argv_free(char **argv);
+
+#endif

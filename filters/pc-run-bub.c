@@ -1,0 +1,1000 @@
+/* pc-run-bub: selections in, run records out (DESIGN §5).
+ *
+ * Per workload: a fresh run id and scope, readiness, the Memory baseline, the
+ * Harbor task's steps through an ACP agent (local runner: each step in a new
+ * ACP session inside a bubblewrap sandbox, then its verifier), the final
+ * Memory and every probe through prepare_context.  A failure anywhere still
+ * emits the record with what was collected, status "failed".
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "acp.h"
+#include "docs.h"
+#include "harbor.h"
+#include "io.h"
+#include "json.h"
+#include "pcclient.h"
+#include "proc.h"
+#include "sandbox.h"
+#include "stage.h"
+#include "text.h"
+#include "toml.h"
+
+extern char **environ;
+
+static const char usage[] =
+	"usage: pc-run-bub [--runner local|harbor] [--output DIR] [--agent CMD]\n"
+	"                  [--agent-timeout SEC]\n"
+	"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
+	"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
+	"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n"
+	"  --runner local   run steps here, sandboxed with bubblewrap (default)\n"
+	"  --runner harbor  run through the Harbor CLI (needs Docker or a cloud sandbox)\n"
+	"  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, bub-acp-server on\n"
+	"                   PATH, else the comma-command stand-in for model-free workloads)\n"
+	"  --agent-timeout SEC  override the task's agent timeout\n";
+
+struct options {
+	const char *runner, *output, *agent;
+	double agent_timeout;   /* 0: the task's */
+};
+
+/* What one run needs and gathers. */
+struct run {
+	const struct options *opt;
+	const struct pc_client *client;
+	const char *project;
+	const char *agent_cmd;
+	jv selection, workload;
+	char run_id[128], scope[160];
+	char *job_dir, *trial_dir, *trial_name;
+	jv errors;
+	jv agent_info;           /* from the first initialize, or null */
+	double protocol;
+	int progress;
+	long long started_ms;
+};
+
+static void progress(const struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void progress(const struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->progress)
+		return;
+	fprintf(stderr, "pc-run-bub: [%s %.1fs] ", json_str(r->workload, "id"),
+		(proc_now_ms() - r->started_ms) / 1000.0);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void add_error(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_error(struct run *r, const char *fmt, ...)
+{
+	struct sbuf b = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	char *msg = sbuf_take(&b);
+	r->errors = jv_array_append(r->errors, jv_string(msg));
+	free(msg);
+}
+
+/* ---- agent environment (DESIGN §5) ---- */
+
+struct envv {
+	char **v;
+	int n;
+};
+
+static void env_set(struct envv *e, const char *name, const char *value)
+{
+	size_t k = strlen(name);
+
+	for (int i = 0; i < e->n; i++)
+		if (!strncmp(e->v[i], name, k) && e->v[i][k] == '=') {
+			free(e->v[i]);
+			e->v[i] = text_fmt("%s=%s", name, value);
+			return;
+		}
+	e->v = pc_xrealloc(e->v, (size_t)(e->n + 2) * sizeof *e->v);
+	e->v[e->n++] = text_fmt("%s=%s", name, value);
+	e->v[e->n] = NULL;
+}
+
+static void env_free(struct envv *e)
+{
+	for (int i = 0; i < e->n; i++)
+		free(e->v[i]);
+	free(e->v);
+}
+
+static void forward_prefix(struct envv *e, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	for (char **p = environ; *p; p++) {
+		const char *eq = strchr(*p, '=');
+		if (!strncmp(*p, prefix, k) && eq && eq[1]) {
+			char *name = pc_xstrdup(*p);
+			name[eq - *p] = '\0';
+			env_set(e, name, eq + 1);
+			free(name);
+		}
+	}
+}
+
+static void forward(struct envv *e, const char *name)
+{
+	const char *v = getenv(name);
+
+	if (v && *v)
+		env_set(e, name, v);
+}
+
+static void agent_env(const struct run *r, struct envv *e)
+{
+	jv spec = jv_object_get(jv_copy(r->workload), jv_string("evaluation"));
+	jv exec = jv_object_get(jv_copy(r->workload), jv_string("execution"));
+	char num[32];
+
+	env_set(e, "PATH", "/usr/local/bin:/usr/bin:/bin");
+	env_set(e, "HOME", "/tmp");
+	env_set(e, "TMPDIR", "/tmp");
+	forward(e, "LANG");
+	forward(e, "LC_ALL");
+	forward_prefix(e, "POWERCONTEXT_BUB_");
+	forward_prefix(e, "POWERCONTEXT_CLIENT_");
+	env_set(e, "POWERCONTEXT_CLIENT_SERVER_URL", r->client->base_url);
+	if (!getenv("POWERCONTEXT_BUB_BASE_URL"))
+		env_set(e, "POWERCONTEXT_BUB_BASE_URL", r->client->base_url);
+	if (json_has_true(exec, "model"))
+		forward_prefix(e, "BUB_");
+	else {
+		env_set(e, "BUB_API_KEY", "null");
+		env_set(e, "BUB_FALLBACK_MODELS", "null");
+	}
+	env_set(e, "BUB_HOME", "/tmp/bub-home");
+	snprintf(num, sizeof num, "%.0f", jv_number_value(jv_object_get(jv_copy(exec), jv_string("max_steps"))));
+	env_set(e, "BUB_MAX_STEPS", num);
+	snprintf(num, sizeof num, "%.0f", jv_number_value(jv_object_get(jv_copy(exec), jv_string("max_tokens"))));
+	env_set(e, "BUB_MAX_TOKENS", num);
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_EVENTS", json_has_true(spec, "capture_events") ? "true" : "false");
+	snprintf(num, sizeof num, "%.0f", jv_number_value(jv_object_get(jv_copy(spec), jv_string("checkpoint_every_events"))));
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_CHECKPOINT_EVERY", num);
+	snprintf(num, sizeof num, "%.0f", jv_number_value(jv_object_get(jv_copy(spec), jv_string("max_event_bytes"))));
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_MAX_BYTES", num);
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_LOG", "/logs/agent/powercontext-capture.jsonl");
+	env_set(e, "POWERCONTEXT_BUB_SCOPE_ID", r->scope);
+	const char *proxy = getenv("POWERCONTEXT_E2E_AGENT_PROXY_URL");
+	if (proxy && *proxy) {
+		static const char *const names[] = { "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy" };
+		for (size_t i = 0; i < 4; i++)
+			env_set(e, names[i], proxy);
+		env_set(e, "NO_PROXY", "127.0.0.1,localhost,host-gateway,powercontext");
+		env_set(e, "no_proxy", "127.0.0.1,localhost,host-gateway,powercontext");
+	}
+	jv_free(spec);
+	jv_free(exec);
+}
+
+/* ---- files ---- */
+
+static int write_json(const char *dir, const char *name, jv v, struct pc_err *e)
+{
+	char *text = json_pretty(v);
+	int rc = io_write_artifact(dir, name, text, strlen(text), e);
+
+	free(text);
+	return rc;
+}
+
+static int is_canary(const char *line, size_t n)
+{
+	char *copy = pc_xmalloc(n + 1);
+	int canary;
+
+	memcpy(copy, line, n);
+	copy[n] = '\0';
+	canary = (strstr(copy, "canary") || strstr(copy, "CANARY")) &&
+		 (!strncmp(copy, "<!--", 4) || copy[0] == '#');
+	free(copy);
+	return canary;
+}
+
+/* instruction.md without leading canary lines and surrounding blank lines. */
+static char *read_instruction(const char *path, struct pc_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf b = {0};
+	char chunk[4096];
+	size_t n;
+
+	if (!f)
+		return pc_fail_errno(e, "%s: cannot open", path), NULL;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		sbuf_addn(&b, chunk, n);
+	fclose(f);
+	char *text = sbuf_take(&b), *p = text;
+	for (;;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (!is_canary(p, len) || !nl)
+			break;
+		p = nl + 1;
+	}
+	while (*p == '\n' || *p == '\r')
+		p++;
+	char *out = pc_xstrdup(p);
+	for (size_t k = strlen(out); k > 0 && strchr(" \t\r\n", out[k - 1]); k--)
+		out[k - 1] = '\0';
+	free(text);
+	return out;
+}
+
+static jv exception_info(const char *type, const char *message)
+{
+	char now[40];
+
+	harbor_now(now);
+	return JV_OBJECT(jv_string("exception_type"), jv_string(type),
+			 jv_string("exception_message"), jv_string(message),
+			 jv_string("exception_traceback"), jv_null(),
+			 jv_string("occurred_at"), jv_string(now));
+}
+
+static jv timing(const char *started)
+{
+	char now[40];
+
+	harbor_now(now);
+	return JV_OBJECT(jv_string("started_at"), jv_string(started),
+			 jv_string("finished_at"), jv_string(now));
+}
+
+/* ---- one step: agent ---- */
+
+struct step_paths {
+	char *dir, *agent, *verifier, *workspace, *tests;
+};
+
+static char **agent_argv(const struct run *r, const struct step_paths *sp)
+{
+	char *script = text_fmt("exec %s", r->agent_cmd);
+	char *const cmd[] = { "sh", "-c", script, NULL };
+	struct sandbox sb = { r->project, sp->agent, sp->verifier, NULL, sp->workspace,
+			      getenv("PC_E2E_SANDBOX_BINDS") };
+	char **argv = sandbox_argv(&sb, cmd);
+
+	free(script);
+	return argv;
+}
+
+/* Speak ACP for one prompt; the summary records what happened either way. */
+static int converse(struct run *r, struct acp_client *c, const char *instruction,
+		    jv *init, jv *session, jv *response, struct pc_err *e)
+{
+	jv params = JV_OBJECT(
+		jv_string("protocolVersion"), jv_number(ACP_PROTOCOL_VERSION),
+		jv_string("clientCapabilities"),
+		JV_OBJECT(jv_string("fs"), JV_OBJECT(jv_string("readTextFile"), jv_false(),
+						     jv_string("writeTextFile"), jv_false()),
+			  jv_string("terminal"), jv_false()),
+		jv_string("clientInfo"), JV_OBJECT(jv_string("name"), jv_string("pc-run-bub"),
+						   jv_string("version"), jv_string(PC_VERSION)));
+
+	if (acp_request(c, "initialize", params, init, e) != 0)
+		return -1;
+	if (jv_get_kind(r->agent_info) == JV_KIND_NULL && jv_get_kind(*init) == JV_KIND_OBJECT) {
+		jv info = jv_object_get(jv_copy(*init), jv_string("agentInfo"));
+		jv version = jv_object_get(jv_copy(*init), jv_string("protocolVersion"));
+		r->protocol = jv_get_kind(version) == JV_KIND_NUMBER ? jv_number_value(version) : 0;
+		jv_free(version);
+		jv_free(r->agent_info);
+		r->agent_info = jv_get_kind(info) == JV_KIND_OBJECT ? info : (jv_free(info), jv_null());
+	}
+	if (acp_request(c, "session/new", JV_OBJECT(jv_string("cwd"), jv_string("/workspace"),
+						    jv_string("mcpServers"), jv_array()),
+			session, e) != 0)
+		return -1;
+	jv sid = jv_get_kind(*session) == JV_KIND_OBJECT
+		? jv_object_get(jv_copy(*session), jv_string("sessionId")) : jv_invalid();
+	if (jv_get_kind(sid) != JV_KIND_STRING) {
+		jv_free(sid);
+		return pc_fail(e, "session/new returned no sessionId");
+	}
+	return acp_request(c, "session/prompt",
+			   JV_OBJECT(jv_string("sessionId"), sid,
+				     jv_string("prompt"), JV_ARRAY(JV_OBJECT(jv_string("type"), jv_string("text"),
+									     jv_string("text"), jv_string(instruction)))),
+			   response, e);
+}
+
+static jv run_agent(struct run *r, const struct step_paths *sp, const char *instruction,
+		    double timeout_s, jv *exception)
+{
+	struct acp_client c;
+	struct envv env = { NULL, 0 };
+	struct pc_err e;
+	char **argv = agent_argv(r, sp);
+	char *events = io_join(sp->agent, "acp-events.jsonl");
+	char *stderr_path = io_join(sp->agent, "acp.txt");
+	jv init = jv_null(), session = jv_null(), response = jv_null();
+	const char *etype = NULL;
+	int rc;
+
+	agent_env(r, &env);
+	rc = acp_start(&c, argv, env.v, NULL, stderr_path, events, &e);
+	if (rc == 0) {
+		c.deadline_ms = timeout_s > 0 ? proc_now_ms() + (long long)(timeout_s * 1000) : -1;
+		rc = converse(r, &c, instruction, &init, &session, &response, &e);
+		if (rc != 0)
+			etype = strstr(e.msg, "timed out") ? "AgentTimeoutError" : "NonZeroAgentExitCodeError";
+	} else
+		etype = "NonZeroAgentExitCodeError";
+	if (etype)
+		*exception = exception_info(etype, e.msg);
+	const char *sid = json_str(session, "sessionId");
+	jv traj = harbor_trajectory(sid, jv_copy(r->agent_info), instruction, jv_copy(c.updates));
+	int had_updates = jv_array_length(jv_copy(c.updates)) > 0;
+	jv summary = harbor_acp_summary(instruction, init, session, response, etype,
+					etype ? e.msg : NULL, c.permissions_requested);
+	acp_stop(&c, 2000);
+	struct pc_err we;
+	if (had_updates && write_json(sp->agent, "trajectory.json", traj, &we) != 0)
+		add_error(r, "%s", we.msg);
+	else if (!had_updates)
+		jv_free(traj);
+	if (write_json(sp->agent, "acp-summary.json", jv_copy(summary), &we) != 0)
+		add_error(r, "%s", we.msg);
+	env_free(&env);
+	sandbox_argv_free(argv);
+	free(events);
+	free(stderr_path);
+	return JV_OBJECT(jv_string("n_input_tokens"), jv_null(), jv_string("n_cache_tokens"), jv_null(),
+			 jv_string("n_output_tokens"), jv_null(), jv_string("cost_usd"), jv_null(),
+			 jv_string("rollout_details"), jv_null(),
+			 jv_string("metadata"), JV_OBJECT(jv_string("acp"), summary));
+}
+
+/* ---- one step: verifier ---- */
+
+static int run_cmd(char *const argv[], const char *log, long timeout_ms, int *status,
+		   struct pc_err *e)
+{
+	struct proc p;
+
+	if (proc_spawn(&p, argv, NULL, NULL, log, 0, e) != 0)
+		return -1;
+	if (!proc_wait(&p, timeout_ms)) {
+		proc_kill(&p, 2000);
+		return pc_fail(e, "%s timed out after %.0f seconds", argv[0], timeout_ms / 1000.0);
+	}
+	proc_kill(&p, 0);
+	*status = p.status;
+	return 0;
+}
+
+/* Harbor's /tests: the task's tests/, then the step's tests/ over it. */
+static int stage_tests(const char *task_dir, const char *step, const char *into,
+		       struct pc_err *e)
+{
+	char *task_tests = text_fmt("%s/tests/.", task_dir);
+	char *step_tests = text_fmt("%s/steps/%s/tests/.", task_dir, step);
+	const char *sources[] = { task_tests, step_tests };
+	int rc = io_mkdirs(into, e), status;
+
+	for (int i = 0; rc == 0 && i < 2; i++) {
+		struct stat st;
+		if (stat(sources[i], &st) != 0)
+			continue;
+		char *const cp[] = { "cp", "-RL", (char *)sources[i], (char *)into, NULL };
+		rc = run_cmd(cp, "/dev/null", 60000, &status, e);
+		if (rc == 0 && status != 0)
+			rc = pc_fail(e, "cannot copy %s", sources[i]);
+	}
+	char *script = io_join(into, "test.sh");
+	if (rc == 0 && chmod(script, 0755) != 0)
+		rc = pc_fail_errno(e, "step %s has no tests/test.sh", step);
+	free(script);
+	free(task_tests);
+	free(step_tests);
+	return rc;
+}
+
+static jv run_verifier(struct run *r, const char *task_dir, const char *step,
+		       struct step_paths *sp, double timeout_s, jv *exception)
+{
+	struct pc_err e;
+	char *const cmd[] = { "sh", "-c", "(/tests/test.sh) > /logs/verifier/test-stdout.txt 2>&1", NULL };
+	int status;
+	jv rewards = jv_null();
+	const char *type = NULL;
+
+	if (stage_tests(task_dir, step, sp->tests, &e) != 0)
+		type = "AddTestsDirError";
+	else {
+		struct sandbox sb = { r->project, sp->agent, sp->verifier, sp->tests,
+				      sp->workspace, getenv("PC_E2E_SANDBOX_BINDS") };
+		char **argv = sandbox_argv(&sb, cmd);
+		/* the script's exit code is ignored, as Harbor ignores it */
+		if (run_cmd(argv, "/dev/null", (long)(timeout_s * 1000), &status, &e) != 0)
+			type = strstr(e.msg, "timed out") ? "TimeoutError" : "VerifierOutputParseError";
+		else if (harbor_read_rewards(sp->verifier, &rewards, &type, &e) != 0)
+			rewards = jv_null();
+		sandbox_argv_free(argv);
+	}
+	if (type)
+		*exception = exception_info(type, e.msg);
+	return jv_get_kind(rewards) == JV_KIND_NULL ? jv_null()
+		: JV_OBJECT(jv_string("rewards"), rewards);
+}
+
+/* ---- the trial ---- */
+
+static double number_at(jv doc, const char *a, const char *b, double fallback)
+{
+	jv v = jv_getpath(jv_copy(doc), b ? JV_ARRAY(jv_string(a), jv_string(b)) : JV_ARRAY(jv_string(a)));
+	double x = jv_get_kind(v) == JV_KIND_NUMBER ? jv_number_value(v) : fallback;
+
+	jv_free(v);
+	return x;
+}
+
+static double agent_timeout(const struct run *r, jv task_toml, jv step)
+{
+	if (r->opt->agent_timeout > 0)
+		return r->opt->agent_timeout;
+	return number_at(step, "agent", "timeout_sec", number_at(task_toml, "agent", "timeout_sec", 0));
+}
+
+static void step_paths_init(struct step_paths *sp, const struct run *r, const char *step)
+{
+	sp->dir = text_fmt("%s/steps/%s", r->trial_dir, step);
+	sp->agent = io_join(sp->dir, "agent");
+	sp->verifier = io_join(sp->dir, "verifier");
+	sp->workspace = io_join(r->trial_dir, "workspace");
+	sp->tests = text_fmt("%s/.tests/%s", r->job_dir, step);
+}
+
+static void step_paths_free(struct step_paths *sp)
+{
+	free(sp->dir); free(sp->agent); free(sp->verifier); free(sp->workspace); free(sp->tests);
+}
+
+static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, int *stop)
+{
+	const char *name = json_str(step, "name");
+	struct step_paths sp;
+	struct pc_err e;
+	jv exception = jv_null(), agent_result = jv_null(), verifier_result = jv_null();
+	char started[40], vstarted[40];
+
+	step_paths_init(&sp, r, name);
+	harbor_now(started);
+	progress(r, "step %s", name);
+	char *ipath = text_fmt("%s/steps/%s/instruction.md", task_dir, name);
+	char *instruction = NULL;
+	if (io_mkdirs(sp.agent, &e) != 0 || io_mkdirs(sp.verifier, &e) != 0 ||
+	    io_mkdirs(sp.workspace, &e) != 0 || !(instruction = read_instruction(ipath, &e)))
+		exception = exception_info("RuntimeError", e.msg);
+	else
+		agent_result = run_agent(r, &sp, instruction, agent_timeout(r, task_toml, step), &exception);
+	jv agent_timing = timing(started);
+	harbor_now(vstarted);
+	if (instruction) {
+		jv verr = jv_null();
+		verifier_result = run_verifier(r, task_dir, name, &sp,
+					       number_at(step, "verifier", "timeout_sec",
+							 number_at(task_toml, "verifier", "timeout_sec", 600)),
+					       &verr);
+		if (jv_get_kind(exception) == JV_KIND_NULL)
+			exception = verr;
+		else
+			jv_free(verr);
+	}
+	if (jv_get_kind(exception) != JV_KIND_NULL) {
+		add_error(r, "step %s: %s: %s", name, json_str(exception, "exception_type"),
+			  json_str(exception, "exception_message"));
+		*stop = jv_get_kind(verifier_result) == JV_KIND_NULL;
+	}
+	free(instruction);
+	free(ipath);
+	step_paths_free(&sp);
+	return JV_OBJECT(jv_string("step_name"), jv_string(name),
+			 jv_string("agent_result"), agent_result,
+			 jv_string("verifier_result"), verifier_result,
+			 jv_string("exception_info"), exception,
+			 jv_string("agent_execution"), agent_timing,
+			 jv_string("verifier"), timing(vstarted));
+}
+
+static jv trial_config(const struct run *r, const char *task_dir)
+{
+	return JV_OBJECT(
+		jv_string("task"), JV_OBJECT(jv_string("path"), jv_string(task_dir)),
+		jv_string("trial_name"), jv_string(r->trial_name),
+		jv_string("trials_dir"), jv_string(r->job_dir),
+		jv_string("agent"), JV_OBJECT(jv_string("name"), jv_string("pc-e2e-local-acp"),
+					      jv_string("command"), jv_string(r->agent_cmd)),
+		jv_string("environment"), JV_OBJECT(jv_string("type"), jv_string("pc-e2e-local-bwrap")),
+		jv_string("job_id"), jv_string(r->run_id));
+}
+
+/* Run every step and write the trial and job files; rc -1 only when the
+ * task itself could not be read. */
+static int run_trial(struct run *r, const char *task_dir, const char *checksum)
+{
+	struct pc_err e;
+	char *toml_path = io_join(task_dir, "task.toml");
+	jv task_toml, steps, results = jv_array();
+	char started[40], job_id[37], trial_id[37];
+	int stop = 0;
+
+	harbor_now(started);
+	harbor_uuid(job_id);
+	harbor_uuid(trial_id);
+	if (toml_load(toml_path, &task_toml, &e) != 0) {
+		free(toml_path);
+		add_error(r, "%s", e.msg);
+		return -1;
+	}
+	free(toml_path);
+	if (write_json(r->trial_dir, "config.json", trial_config(r, task_dir), &e) != 0)
+		add_error(r, "%s", e.msg);
+	steps = jv_object_get(jv_copy(task_toml), jv_string("steps"));
+	if (jv_get_kind(steps) != JV_KIND_ARRAY || jv_array_length(jv_copy(steps)) == 0) {
+		add_error(r, "%s: task.toml declares no [[steps]]; the local runner runs multi-step tasks only", task_dir);
+		jv_free(steps);
+		steps = jv_array();
+	}
+	jv_array_foreach(steps, i, step) {
+		(void)i;
+		if (!stop && json_str(step, "name"))
+			results = jv_array_append(results, run_step(r, task_dir, task_toml, step, &stop));
+		jv_free(step);
+	}
+	jv_free(steps);
+	const char *strategy = json_str(task_toml, "multi_step_reward_strategy");
+	jv rewards = harbor_trial_rewards(jv_copy(results), strategy ? strategy : "mean");
+	char *uri = harbor_file_uri(r->trial_dir);
+	const char *slash = strrchr(task_dir, '/');
+	jv dataset = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("dataset"), jv_string("path")));
+	const char *dslash = strrchr(jv_string_value(dataset), '/');
+	jv result = JV_OBJECT(
+		jv_string("id"), jv_string(trial_id),
+		jv_string("task_name"), jv_string(slash ? slash + 1 : task_dir),
+		jv_string("trial_name"), jv_string(r->trial_name),
+		jv_string("trial_uri"), jv_string(uri),
+		jv_string("task_id"), JV_OBJECT(jv_string("path"), jv_string(task_dir)),
+		jv_string("source"), jv_string(dslash ? dslash + 1 : jv_string_value(dataset)),
+		jv_string("task_checksum"), jv_string(checksum),
+		jv_string("config"), trial_config(r, task_dir));
+	result = jv_object_set(result, jv_string("agent_info"),
+			       JV_OBJECT(jv_string("name"), jv_string("pc-e2e-local-acp"),
+					 jv_string("version"), jv_string(PC_VERSION),
+					 jv_string("model_info"), jv_null()));
+	result = jv_object_set(result, jv_string("agent_result"), jv_null());
+	result = jv_object_set(result, jv_string("verifier_result"),
+			       jv_get_kind(rewards) == JV_KIND_NULL ? jv_null()
+			       : JV_OBJECT(jv_string("rewards"), rewards));
+	result = jv_object_set(result, jv_string("exception_info"), jv_null());
+	result = jv_object_set(result, jv_string("started_at"), jv_string(started));
+	char finished[40];
+	harbor_now(finished);
+	result = jv_object_set(result, jv_string("finished_at"), jv_string(finished));
+	result = jv_object_set(result, jv_string("environment_setup"), timing(started));
+	result = jv_object_set(result, jv_string("agent_setup"), timing(started));
+	result = jv_object_set(result, jv_string("agent_execution"), jv_null());
+	result = jv_object_set(result, jv_string("verifier"), jv_null());
+	result = jv_object_set(result, jv_string("step_results"), results);
+	if (write_json(r->trial_dir, "result.json", result, &e) != 0)
+		add_error(r, "%s", e.msg);
+	jv job = JV_OBJECT(jv_string("id"), jv_string(job_id), jv_string("started_at"), jv_string(started),
+			   jv_string("updated_at"), jv_string(finished), jv_string("finished_at"), jv_string(finished),
+			   jv_string("n_total_trials"), jv_number(1));
+	if (write_json(r->job_dir, "result.json", job, &e) != 0)
+		add_error(r, "%s", e.msg);
+	free(uri);
+	jv_free(dataset);
+	jv_free(task_toml);
+	return 0;
+}
+
+/* ---- one workload ---- */
+
+static char *commit_id(const char *project)
+{
+	const char *set = getenv("POWERCONTEXT_E2E_COMMIT");
+	char *cmd, line[128] = "";
+	FILE *f;
+
+	if (set && *set)
+		return pc_xstrdup(set);
+	cmd = text_fmt("git -C '%s' rev-parse HEAD 2>/dev/null", project);
+	f = popen(cmd, "r");
+	free(cmd);
+	if (f) {
+		if (!fgets(line, sizeof line, f))
+			line[0] = '\0';
+		pclose(f);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	return pc_xstrdup(*line ? line : "unknown");
+}
+
+static jv adapter_versions(const struct run *r)
+{
+	const char *name = json_str(r->agent_info, "name");
+	const char *version = json_str(r->agent_info, "version");
+	char *adapter = name ? text_fmt("%s %s", name, version ? version : "unknown")
+			     : text_fmt("unknown (no agent answered initialize)");
+	char *protocol = text_fmt("ACP %g", r->protocol);
+	jv out = JV_ARRAY(jv_string(adapter), jv_string(protocol));
+
+	free(adapter);
+	free(protocol);
+	return out;
+}
+
+static jv collect_probes(struct run *r)
+{
+	jv specs = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("evaluation"), jv_string("probes")));
+	jv out = jv_array();
+	struct pc_err e;
+
+	jv_array_foreach(specs, i, spec) {
+		(void)i;
+		jv response = jv_null();
+		jv error = jv_null();
+		if (pc_prepare(r->client, r->scope, json_str(spec, "query"), &response, &e) != 0) {
+			add_error(r, "probe %s: %s", json_str(spec, "id"), e.msg);
+			error = jv_string(e.msg);
+		}
+		out = jv_array_append(out, JV_OBJECT(jv_string("id"), jv_object_get(jv_copy(spec), jv_string("id")),
+						     jv_string("query"), jv_object_get(jv_copy(spec), jv_string("query")),
+						     jv_string("response"), response, jv_string("error"), error));
+		jv_free(spec);
+	}
+	jv_free(specs);
+	return out;
+}
+
+/* Readiness, baseline, execution; what failed is in r->errors. */
+static void execute(struct run *r, jv *readiness, jv *before)
+{
+	struct pc_err e;
+	jv task = jv_object_get(jv_copy(r->selection), jv_string("task"));
+	const char *dir = json_str(task, "dir"), *checksum = json_str(task, "checksum");
+
+	if (pc_ready(r->client, readiness, &e) != 0)
+		add_error(r, "readiness: %s", e.msg);
+	else if (pc_list_entries(r->client, r->scope, before, &e) != 0)
+		add_error(r, "memory baseline: %s", e.msg);
+	else if (!dir || !checksum)
+		add_error(r, "workload %s pins a registry dataset: only the harbor runner can fetch it",
+			  json_str(r->workload, "id"));
+	else if (io_mkdirs(r->trial_dir, &e) != 0)
+		add_error(r, "%s", e.msg);
+	else
+		run_trial(r, dir, checksum);
+	jv_free(task);
+}
+
+static jv run_workload(struct run *r, const char *outdir, const char *commit)
+{
+	const char *id = json_str(r->workload, "id");
+	char hex[13], started[40], finished[40];
+	jv readiness = jv_null(), before = jv_null(), after = jv_null(), probes = jv_array();
+	struct pc_err e;
+
+	harbor_random_hex(hex, 12);
+	snprintf(r->run_id, sizeof r->run_id, "%s-%s", id, hex);
+	snprintf(r->scope, sizeof r->scope, "e2e:%s", r->run_id);
+	r->job_dir = text_fmt("%s/%s/harbor-jobs/%s", outdir, id, r->run_id);
+	r->trial_name = harbor_trial_name(id);
+	r->trial_dir = io_join(r->job_dir, r->trial_name);
+	r->errors = jv_array();
+	r->agent_info = jv_null();
+	r->started_ms = proc_now_ms();
+	harbor_now(started);
+	progress(r, "run %s", r->run_id);
+	execute(r, &readiness, &before);
+	if (jv_get_kind(readiness) != JV_KIND_NULL) {
+		if (pc_list_entries(r->client, r->scope, &after, &e) != 0)
+			add_error(r, "final Memory: %s", e.msg), after = jv_null();
+		else {
+			jv_free(probes);
+			probes = collect_probes(r);
+		}
+	}
+	harbor_now(finished);
+	jv versions = adapter_versions(r);
+	jv exec = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("execution"), jv_string("model")));
+	const char *model = getenv("BUB_MODEL");
+	jv record = JV_OBJECT(
+		jv_string("schema"), jv_string(SCHEMA_RUN),
+		jv_string("run_id"), jv_string(r->run_id),
+		jv_string("scope_id"), jv_string(r->scope),
+		jv_string("runner"), jv_string("local"),
+		jv_string("workload"), jv_copy(r->workload),
+		jv_string("manifest"), json_get(r->selection, "manifest"),
+		jv_string("task"), json_get(r->selection, "task"),
+		jv_string("job_dir"), jv_string(r->job_dir),
+		jv_string("trial_dir"), jv_string(r->trial_dir));
+	record = jv_object_set(record, jv_string("environment"), JV_OBJECT(
+		jv_string("commit"), jv_string(commit),
+		jv_string("database"), jv_string(getenv("POWERCONTEXT_E2E_DATABASE") ? getenv("POWERCONTEXT_E2E_DATABASE") : "sqlite"),
+		jv_string("adapter_version"), jv_array_get(jv_copy(versions), 0),
+		jv_string("adapter_protocol_version"), jv_array_get(jv_copy(versions), 1),
+		jv_string("agent_model"), jv_get_kind(exec) == JV_KIND_TRUE && model ? jv_string(model) : jv_null(),
+		jv_string("started_at"), jv_string(started),
+		jv_string("finished_at"), jv_string(finished)));
+	record = jv_object_set(record, jv_string("agent"), JV_OBJECT(
+		jv_string("command"), jv_string(r->agent_cmd), jv_string("info"), jv_copy(r->agent_info)));
+	const char *status = jv_array_length(jv_copy(r->errors)) ? "failed" : "completed";
+	record = jv_object_set(record, jv_string("status"), jv_string(status));
+	record = jv_object_set(record, jv_string("errors"), r->errors);
+	record = jv_object_set(record, jv_string("powercontext"), JV_OBJECT(
+		jv_string("server_url"), jv_string(r->client->base_url),
+		jv_string("readiness"), readiness,
+		jv_string("memory_before"), before,
+		jv_string("memory_after"), after,
+		jv_string("probes"), probes));
+	progress(r, "%s", status);
+	jv_free(versions);
+	jv_free(exec);
+	jv_free(r->agent_info);
+	free(r->job_dir);
+	free(r->trial_dir);
+	free(r->trial_name);
+	return record;
+}
+
+/* ---- main ---- */
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longs[] = {
+		{ "runner", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "agent", required_argument, NULL, 'a' },
+		{ "agent-timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+		switch (c) {
+		case 'r': o->runner = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'a': o->agent = optarg; break;
+		case 't':
+			o->agent_timeout = strtod(optarg, &end);
+			if (*end || o->agent_timeout <= 0)
+				return stage_usage_error("pc-run-bub", usage, "--agent-timeout must be a positive number of seconds");
+			break;
+		case 'h': fputs(usage, stdout); return -2;
+		case 'V': puts("pc-run-bub " PC_VERSION); return -2;
+		default:
+			return stage_usage_error("pc-run-bub", usage, "unknown or incomplete option");
+		}
+	}
+	if (optind < argc)
+		return stage_usage_error("pc-run-bub", usage, "unexpected argument");
+	if (strcmp(o->runner, "local") && strcmp(o->runner, "harbor"))
+		return stage_usage_error("pc-run-bub", usage, "--runner must be local or harbor");
+	return 0;
+}
+
+/* The repository holding this binary (it ships the stand-in agent). */
+static char *find_project(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		for (char *slash; (slash = strrchr(exe, '/')) && slash != exe;) {
+			*slash = '\0';
+			char *probe = text_fmt("%s/pipelines/standin_agent.py", exe);
+			int found = access(probe, R_OK) == 0;
+			free(probe);
+			if (found)
+				return pc_xstrdup(exe);
+		}
+	}
+	return getcwd(exe, sizeof exe) ? pc_xstrdup(exe) : pc_xstrdup(".");
+}
+
+static int on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = pc_xstrdup(path ? path : ""), *save = NULL;
+	int found = 0;
+
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *full = io_join(d, name);
+		found = access(full, X_OK) == 0;
+		free(full);
+	}
+	free(copy);
+	return found;
+}
+
+/* --agent, $PC_E2E_AGENT, bub-acp-server on PATH, else the stand-in. */
+static char *resolve_agent(const struct options *o, const char *project, jv selections,
+			   struct pc_err *e)
+{
+	const char *env = getenv("PC_E2E_AGENT");
+
+	if (o->agent)
+		return pc_xstrdup(o->agent);
+	if (env && *env)
+		return pc_xstrdup(env);
+	if (on_path("bub-acp-server"))
+		return pc_xstrdup("bub-acp-server");
+	jv_array_foreach(selections, i, sel) {
+		(void)i;
+		jv model = jv_getpath(jv_copy(sel), JV_ARRAY(jv_string("workload"), jv_string("execution"), jv_string("model")));
+		int needs_model = jv_get_kind(model) == JV_KIND_TRUE;
+		jv_free(model);
+		jv_free(sel);
+		if (needs_model)
+			return pc_fail(e, "bub-acp-server is not on PATH and model-backed workloads cannot run on the stand-in; pass --agent"), NULL;
+	}
+	char *python = text_fmt("%s/.venv/bin/python", project);
+	if (access(python, X_OK) != 0) {
+		pc_fail(e, "no agent: bub-acp-server is not on PATH and the stand-in's environment %s is missing (run pipelines/pc-venv)", python);
+		free(python);
+		return NULL;
+	}
+	fprintf(stderr, "pc-run-bub: notice: Bub is not installed; model-free workloads run on the comma-command stand-in (pipelines/standin_agent.py), which reports its own name\n");
+	char *cmd = text_fmt("'%s' '%s/pipelines/standin_agent.py'", python, project);
+	free(python);
+	return cmd;
+}
+
+static int read_selections(jv *out, const struct redactor *red)
+{
+	struct json_reader in;
+	struct pc_err e;
+	long line;
+	jv sel;
+	int got, status = EXIT_OK;
+
+	*out = jv_array();
+	json_reader_init(&in, stdin, "stdin");
+	while ((got = stage_next(&in, SCHEMA_SELECTION, &doc_selection, &sel, &line, &e)) != 0) {
+		if (got < 0) {
+			status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+			if (in.eof)
+				break;
+			continue;
+		}
+		*out = jv_array_append(*out, sel);
+	}
+	json_reader_free(&in);
+	return status;
+}
+
+/* Model-backed workloads need BUB_MODEL: refuse before anything runs. */
+static int check_models(jv selections, struct pc_err *e)
+{
+	struct sbuf names = {0};
+	const char *model = getenv("BUB_MODEL");
+
+	jv_array_foreach(selections, i, sel) {
+		(void)i;
+		jv w = jv_object_get(sel, jv_string("workload"));
+		jv m = jv_getpath(jv_copy(w), JV_ARRAY(jv_string("execution"), jv_string("model")));
+		if (jv_get_kind(m) == JV_KIND_TRUE && !(model && *model))
+			sbuf_addf(&names, "%s%s", names.len ? ", " : "", json_str(w, "id"));
+		jv_free(m);
+		jv_free(w);
+	}
+	char *list = sbuf_take(&names);
+	int rc = *list ? pc_fail(e, "BUB_MODEL is not set, and these workloads are model-backed: %s", list) : 0;
+	free(list);
+	return rc;
+}
+
+static char *output_dir(const struct options *o, struct pc_err *e)
+{
+	if (o->output)
+		return io_mkdirs(o->output, e) == 0 ? pc_xstrdup(o->output) : NULL;
+	const char *tmp = getenv("TMPDIR");
+	char *dir = text_fmt("%s/pc-e2e-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		pc_fail_errno(e, "cannot create %s", dir);
+		free(dir);
+		return NULL;
+	}
+	fprintf(stderr, "pc-run-bub: writing Harbor job directories under %s\n", dir);
+	return dir;
+}
+
+static int run_all(const struct options *o, const struct redactor *red)
+{
+	struct pc_client client;
+	struct pc_err e;
+	jv selections;
+	char *project = NULL, *agent = NULL, *outdir = NULL, *commit = NULL;
+	int status = read_selections(&selections, red);
+
+	if (status == EXIT_OK && jv_array_length(jv_copy(selections)) == 0)
+		status = stage_die("pc-run-bub", red, EXIT_INVALID, "no selections on stdin");
+	if (status == EXIT_OK && check_models(selections, &e) != 0)
+		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+	if (status == EXIT_OK && !strcmp(o->runner, "harbor"))
+		status = stage_die("pc-run-bub", red, EXIT_INVALID,
+				   "the harbor runner is not available in this build: it needs the Harbor CLI "
+				   "(Python >= 3.12) and Docker or a cloud sandbox; use --runner local");
+	if (status == EXIT_OK && pc_client_init(&client, environ, &e) != 0)
+		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+	if (status != EXIT_OK) {
+		jv_free(selections);
+		return status;
+	}
+	project = find_project();
+	if (!(agent = resolve_agent(o, project, jv_copy(selections), &e)) || !(outdir = output_dir(o, &e)))
+		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+	commit = commit_id(project);
+	int n = jv_array_length(jv_copy(selections));
+	jv_array_foreach(selections, i, sel) {
+		struct run r = { .opt = o, .client = &client, .project = project, .agent_cmd = agent,
+				 .selection = sel, .workload = json_get(sel, "workload"),
+				 .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
+		if (status == EXIT_OK) {
+			if (r.progress)
+				fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, n, json_str(r.workload, "id"));
+			jv record = run_workload(&r, outdir, commit);
+			if (stage_emit(red, record, &e) != 0)
+				status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+		}
+		jv_free(r.workload);
+		jv_free(sel);
+	}
+	jv_free(selections);
+	pc_client_free(&client);
+	free(project);
+	free(agent);
+	free(outdir);
+	free(commit);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { "local", NULL, NULL, 0 };
+	struct redactor red;
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc == -2)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	redactor_init(&red, environ);
+	rc = run_all(&o, &red);
+	redactor_free(&red);
+	return rc;
+}
