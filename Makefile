@@ -60,6 +60,13 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
 
+acceptance: all
+	OUTPUT=$(OUTPUT) pipelines/acceptance $(ARGS)
+
+rescore: all
+	@test -n "$(REPLAY)" || { echo "usage: make rescore REPLAY='file or directory…'" >&2; exit 64; }
+	OUTPUT=$(OUTPUT) pipelines/rescore $(REPLAY)
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR)
 	for f in $(FILTERS); do install -m 0755 $(BIN)/$$f $(DESTDIR)$(BINDIR)/$$f; done
