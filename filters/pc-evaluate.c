@@ -153,26 +153,38 @@ static void count_memory(jv replay, jv captured_ids, struct facts *f)
 	f->groundedness = f->new_memory ? (double)f->grounded / f->new_memory : 0.0;
 }
 
-static int all_fragments(const char *content, jv fragments)
+/* The bytes of a jv string (borrowed): JSON strings may hold NUL. */
+static const char *bytes(jv s, size_t *n)
 {
+	*n = (size_t)jv_string_length_bytes(jv_copy(s));
+	return jv_string_value(s);
+}
+
+/* Whether the string content holds every fragment, case-folded. */
+static int all_fragments(jv content, jv fragments)
+{
+	size_t cn, fn;
+	const char *c = bytes(content, &cn);
 	int ok = 1;
 
 	jv_array_foreach(fragments, i, frag) {
 		(void)i;
-		ok = ok && text_contains_folded(content, jv_string_value(frag));
+		const char *f = bytes(frag, &fn);
+		ok = ok && text_contains_folded(c, cn, f, fn);
 		jv_free(frag);
 	}
 	return ok;
 }
 
-/* The observed probe with this id; the last one wins, like a dict. */
-static jv find_probe(jv observed, const char *id)
+/* The observed probe with this id (observed is borrowed); the last one
+ * wins, like a dict. */
+static jv find_probe(jv observed, jv id)
 {
 	jv found = jv_invalid();
 
 	jv_array_foreach(observed, i, probe) {
 		(void)i;
-		if (str_is(probe, "id", id)) {
+		if (jv_equal(jv_object_get(jv_copy(probe), jv_string("id")), jv_copy(id))) {
 			jv_free(found);
 			found = probe;
 		} else
@@ -183,19 +195,24 @@ static jv find_probe(jv observed, const char *id)
 
 static int probe_supported(jv spec, jv observed)
 {
-	jv probe = find_probe(observed, json_str(spec, "id"));
+	jv id = jv_object_get(jv_copy(spec), jv_string("id"));
+	jv probe = find_probe(observed, id);
 	int ok = 0;
 
 	if (jv_is_valid(probe)) {
 		jv prepared = jv_object_get(jv_copy(probe), jv_string("prepared_context"));
-		const char *content = json_str(prepared, "content");
+		jv content = jv_object_get(jv_copy(prepared), jv_string("content"));
 		jv expected = jv_object_get(jv_copy(spec), jv_string("expected_context"));
-		ok = str_is(prepared, "status", "ready") && content &&
-		     !text_is_blank(content) && all_fragments(content, expected);
+		size_t n;
+		const char *c = bytes(content, &n);
+		ok = str_is(prepared, "status", "ready") && !text_is_blank(c, n) &&
+		     all_fragments(content, expected);
+		jv_free(content);
 		jv_free(expected);
 		jv_free(prepared);
 	}
 	jv_free(probe);
+	jv_free(id);
 	return ok;
 }
 
@@ -207,7 +224,7 @@ static void count_probes(jv replay, struct facts *f)
 	jv_array_foreach(specs, i, spec) {
 		(void)i;
 		f->probes_declared++;
-		f->probes_supported += probe_supported(spec, jv_copy(observed));
+		f->probes_supported += probe_supported(spec, observed);
 		jv_free(spec);
 	}
 	jv_free(specs);
@@ -216,11 +233,32 @@ static void count_probes(jv replay, struct facts *f)
 		? (double)f->probes_supported / f->probes_declared : 0.0;
 }
 
-static const char *base_name(const char *path)
+/* pathlib's PurePosixPath(path).name: the last part that is not "" or ".". */
+static jv base_name(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	const char *end = path + strlen(path);
 
-	return slash ? slash + 1 : path;
+	for (;;) {
+		while (end > path && end[-1] == '/')
+			end--;
+		const char *start = end;
+		while (start > path && start[-1] != '/')
+			start--;
+		if (end - start == 1 && *start == '.') {
+			end = start;
+			continue;
+		}
+		return jv_string_sized(start, (int)(end - start));
+	}
+}
+
+static int base_name_is(const char *path, const char *name)
+{
+	jv b = base_name(path);
+	int same = !strcmp(jv_string_value(b), name);
+
+	jv_free(b);
+	return same;
 }
 
 static void count_native(jv replay, struct facts *f)
@@ -235,8 +273,8 @@ static void count_native(jv replay, struct facts *f)
 	jv_array_foreach(artifacts, i, art) {
 		(void)i;
 		const char *name = json_str(art, "name");
-		names = jv_object_set(names, jv_string(base_name(name)), jv_true());
-		if (!strcmp(base_name(name), "acp-summary.json"))
+		names = jv_object_set(names, base_name(name), jv_true());
+		if (base_name_is(name, "acp-summary.json"))
 			summaries = jv_object_set(summaries, jv_string(name), jv_true());
 		jv_free(art);
 	}
@@ -282,13 +320,27 @@ static char *joined_errors(jv replay)
 	struct sbuf b = {0};
 
 	jv_array_foreach(errors, i, err) {
+		size_t n;
+		const char *t = bytes(err, &n);
 		if (i)
 			sbuf_add(&b, "; ");
-		sbuf_add(&b, jv_string_value(err));
+		sbuf_addn(&b, t, n);
 		jv_free(err);
 	}
 	jv_free(errors);
 	return sbuf_take(&b);
+}
+
+/* Python repr() of a jv string, or None for anything else. */
+static void repr(struct sbuf *b, jv v)
+{
+	size_t n;
+
+	if (jv_get_kind(v) == JV_KIND_STRING) {
+		const char *t = bytes(v, &n);
+		text_py_repr(b, t, n);
+	} else
+		text_py_repr(b, NULL, 0);
 }
 
 static char *repr_list(jv list)
@@ -299,7 +351,7 @@ static char *repr_list(jv list)
 	jv_array_foreach(list, i, item) {
 		if (i)
 			sbuf_add(&b, ", ");
-		text_py_repr(&b, jv_string_value(item));
+		repr(&b, item);
 		jv_free(item);
 	}
 	jv_free(list);
@@ -318,9 +370,9 @@ static int expected_memory_found(jv replay)
 		(void)i;
 		jv_array_foreach(entries, j, entry) {
 			(void)j;
-			found = found || text_contains_folded(json_str(entry, "text"),
-							      jv_string_value(frag));
-			jv_free(entry);
+			jv text = jv_object_get(entry, jv_string("text"));
+			found = found || all_fragments(text, JV_ARRAY(jv_copy(frag)));
+			jv_free(text);
 		}
 		ok = ok && found;
 		jv_free(frag);
@@ -330,14 +382,14 @@ static int expected_memory_found(jv replay)
 	return ok;
 }
 
-static char *provenance_reason(const char *pinned, const char *seen)
+static char *provenance_reason(jv pinned, jv seen)
 {
 	struct sbuf b = {0};
 
 	sbuf_add(&b, "Expected ");
-	text_py_repr(&b, pinned);
+	repr(&b, pinned);
 	sbuf_add(&b, "; observed ");
-	text_py_repr(&b, seen);
+	repr(&b, seen);
 	sbuf_add(&b, ".");
 	return sbuf_take(&b);
 }
@@ -358,20 +410,19 @@ static jv assertions(jv replay, const struct facts *f)
 	jv pinned = field(replay, "task.dataset.checksum");
 	jv observed = field(replay, "harbor.task_checksum");
 	jv fragments = field(spec, "expected_memory");
-	const char *seen = jv_get_kind(observed) == JV_KIND_STRING ? jv_string_value(observed) : NULL;
 	int completed = str_is(replay, "status", "completed");
 	int before = jv_array_length(field(replay, "memory_before.entries"));
 	double t_capture = num(spec, "thresholds.capture_coverage");
 	double t_grounded = num(spec, "thresholds.groundedness");
 	double t_probes = num(spec, "thresholds.probe_coverage");
-	long long t_contexts = (long long)num(spec, "thresholds.minimum_in_run_contexts");
+	double t_contexts = num(spec, "thresholds.minimum_in_run_contexts");
 
 #define SET(name, v) a = jv_object_set(a, jv_string(name), v)
 	SET("collection_completed",
 	    value(jv_bool(completed), completed ? NULL : joined_errors(replay)));
 	SET("task_provenance_matches",
-	    value(jv_bool(seen && !strcmp(seen, jv_string_value(pinned))),
-		  provenance_reason(jv_string_value(pinned), seen)));
+	    value(jv_bool(jv_equal(jv_copy(observed), jv_copy(pinned))),
+		  provenance_reason(pinned, observed)));
 	SET("native_acp_evidence_recorded", native_assertion(f));
 	SET("resolved_instructions_recorded",
 	    value(jv_bool(f->instructions_recorded),
@@ -393,7 +444,7 @@ static jv assertions(jv replay, const struct facts *f)
 		  observed_required(f->probe_coverage, t_probes)));
 	SET("memory_recalled_during_run",
 	    value(jv_bool(f->in_run_contexts >= t_contexts),
-		  text_fmt("Observed %d; required %lld.", f->in_run_contexts, t_contexts)));
+		  text_fmt("Observed %d; required %.0f.", f->in_run_contexts, t_contexts)));
 	SET("scope_started_empty",
 	    value(jv_bool(before == 0), text_fmt("Scope started with %d Memory entries.", before)));
 	if (jv_array_length(jv_copy(fragments)) > 0) {
@@ -481,9 +532,15 @@ static jv attributes(jv replay)
 {
 	jv dataset = field(replay, "task.dataset.name");
 
-	if (jv_get_kind(dataset) == JV_KIND_NULL) {
+	/* the reference writes `name or str(path)`: an empty name falls back
+	 * too, and a missing path prints as "None" */
+	if (jv_get_kind(dataset) != JV_KIND_STRING || jv_string_length_bytes(jv_copy(dataset)) == 0) {
 		jv_free(dataset);
 		dataset = field(replay, "task.dataset.path");
+		if (jv_get_kind(dataset) != JV_KIND_STRING) {
+			jv_free(dataset);
+			dataset = jv_string("None");
+		}
 	}
 	return JV_OBJECT(
 		jv_string("commit"), field(replay, "environment.commit"),

@@ -116,7 +116,7 @@ static jv resolved_instructions(const char *trial)
 		const char *r = jv_string_value(rel);
 		if (json_read_file(full, &summary, &e) == 0) {
 			const char *instruction = json_str(summary, "instruction");
-			if (instruction && !text_is_blank(instruction)) {
+			if (instruction && !text_is_blank(instruction, strlen(instruction))) {
 				jv step = jv_null();
 				const char *slash = strchr(r, '/');
 				if (!strncmp(r, "steps/", 6) && strchr(r + 6, '/')) {

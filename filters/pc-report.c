@@ -58,6 +58,7 @@ static enum verdict verdict_of(jv kase)
 	if (jv_is_valid(collected) && !json_has_true(collected, "value"))
 		v = INCONCLUSIVE;
 	jv_free(collected);
+	jv_free(assertions);
 	return v;
 }
 

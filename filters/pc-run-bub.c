@@ -841,7 +841,8 @@ static int on_path(const char *name)
 	return found;
 }
 
-/* --agent, $PC_E2E_AGENT, bub-acp-server on PATH, else the stand-in. */
+/* --agent, $PC_E2E_AGENT, bub-acp-server on PATH, else the stand-in;
+ * selections is borrowed. */
 static char *resolve_agent(const struct options *o, const char *project, jv selections,
 			   struct pc_err *e)
 {
@@ -956,7 +957,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 		return status;
 	}
 	project = find_project();
-	if (!(agent = resolve_agent(o, project, jv_copy(selections), &e)) || !(outdir = output_dir(o, &e)))
+	if (!(agent = resolve_agent(o, project, selections, &e)) || !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	commit = commit_id(project);
 	int n = jv_array_length(jv_copy(selections));

@@ -210,7 +210,7 @@ int acp_request(struct acp_client *c, const char *method, jv params,
 		char *line = NULL;
 		if (read_line(c, &line, method, e) != 0)
 			return -1;
-		if (text_is_blank(line)) {
+		if (text_is_blank(line, strlen(line))) {
 			free(line);
 			continue;
 		}

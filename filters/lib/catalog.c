@@ -229,6 +229,7 @@ void catalog_free(struct catalog *c)
 	c->n = 0;
 }
 
+/* Whether list (consumed) holds the string s. */
 static int list_has(jv list, const char *s)
 {
 	int found = 0;
@@ -238,9 +239,11 @@ static int list_has(jv list, const char *s)
 		found = found || !strcmp(jv_string_value(item), s);
 		jv_free(item);
 	}
+	jv_free(list);
 	return found;
 }
 
+/* ids and categories are borrowed. */
 static int workload_in(const struct workload *w, jv ids, jv categories)
 {
 	jv cats = jv_object_get(jv_copy(w->manifest), jv_string("categories"));
@@ -263,15 +266,17 @@ static jv unknown(const struct catalog *c, jv wanted, int by_category)
 	jv_array_foreach(wanted, i, name) {
 		int found = 0;
 		(void)i;
-		for (int k = 0; k < c->n && !found; k++) {
-			jv one = JV_ARRAY(jv_copy(name));
-			found = by_category ? workload_in(&c->items[k], jv_array(), one)
-					    : workload_in(&c->items[k], one, jv_array());
-		}
+		jv one = JV_ARRAY(jv_copy(name)), none = jv_array();
+		for (int k = 0; k < c->n && !found; k++)
+			found = by_category ? workload_in(&c->items[k], none, one)
+					    : workload_in(&c->items[k], one, none);
+		jv_free(one);
+		jv_free(none);
 		if (!found && !list_has(jv_copy(missing), jv_string_value(name)))
 			missing = jv_array_append(missing, jv_copy(name));
 		jv_free(name);
 	}
+	jv_free(wanted);
 	return missing;
 }
 

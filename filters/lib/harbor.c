@@ -124,7 +124,7 @@ int harbor_read_rewards(const char *verifier_dir, jv *rewards,
 		double x = strtod(buf, &end);
 		while (*end && isspace((unsigned char)*end))
 			end++;
-		if (text_is_blank(buf))
+		if (text_is_blank(buf, strlen(buf)))
 			*type = "RewardFileEmptyError", rc = pc_fail(e, "%s is empty", txt_path);
 		else if (*end || end == buf)
 			*type = "VerifierOutputParseError",

@@ -65,7 +65,8 @@ void redactor_init(struct redactor *r, char *const *env)
 		add_needle(r, pc_xstrdup(eq + 1));
 		add_needle(r, json_escaped(eq + 1));
 	}
-	qsort(r->needles, (size_t)r->n, sizeof *r->needles, longest_first);
+	if (r->n > 1)
+		qsort(r->needles, (size_t)r->n, sizeof *r->needles, longest_first);
 }
 
 void redactor_free(struct redactor *r)

@@ -289,17 +289,18 @@ int shape_check_datetime(jv v, char *why, size_t whylen)
 		while (isdigit((unsigned char)*p))
 			p++;
 	}
+	/* a missing offset is accepted on input: Harbor writes some times
+	 * naive, and the reference's models accept them */
 	if (*p == 'Z' || *p == 'z')
 		p++;
 	else if (*p == '+' || *p == '-') {
 		p++;
 		if (!digits(&p, 2) || *p++ != ':' || !digits(&p, 2))
 			goto bad;
-	} else
-		goto bad;
+	}
 	if (*p == '\0')
 		return 0;
 bad:
-	snprintf(why, whylen, "must be an RFC 3339 date-time with a UTC offset");
+	snprintf(why, whylen, "must be an ISO 8601 date-time (YYYY-MM-DDTHH:MM:SS[.f][Z|±HH:MM])");
 	return -1;
 }

@@ -11,21 +11,39 @@
 
 #include "err.h"
 
-char *text_casefold(const char *s)
+char *text_casefold(const char *s, size_t len, size_t *outlen)
 {
 	utf8proc_uint8_t *out = NULL;
-	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, 0, &out,
-					  UTF8PROC_NULLTERM | UTF8PROC_CASEFOLD);
+	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len,
+					  &out, UTF8PROC_CASEFOLD);
 
-	if (n < 0) /* invalid UTF-8 cannot come from jv; keep bytes as they are */
-		return pc_xstrdup(s);
+	if (n < 0) { /* invalid UTF-8 cannot come from jv; keep bytes as they are */
+		char *copy = pc_xmalloc(len + 1);
+		memcpy(copy, s, len);
+		copy[len] = '\0';
+		*outlen = len;
+		return copy;
+	}
+	*outlen = (size_t)n;
 	return (char *)out;
 }
 
-int text_contains_folded(const char *haystack, const char *needle)
+static int contains(const char *h, size_t hlen, const char *n, size_t nlen)
 {
-	char *h = text_casefold(haystack), *n = text_casefold(needle);
-	int found = strstr(h, n) != NULL;
+	if (nlen == 0)
+		return 1;
+	for (size_t i = 0; i + nlen <= hlen; i++)
+		if (h[i] == n[0] && !memcmp(h + i, n, nlen))
+			return 1;
+	return 0;
+}
+
+int text_contains_folded(const char *haystack, size_t hlen, const char *needle,
+			 size_t nlen)
+{
+	size_t fh, fn;
+	char *h = text_casefold(haystack, hlen, &fh), *n = text_casefold(needle, nlen, &fn);
+	int found = contains(h, fh, n, fn);
 
 	free(h);
 	free(n);
@@ -43,13 +61,13 @@ static int is_py_space(utf8proc_int32_t c)
 	       p->bidi_class == UTF8PROC_BIDI_CLASS_S;
 }
 
-int text_is_blank(const char *s)
+int text_is_blank(const char *s, size_t len)
 {
-	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s, *end = p + len;
 	utf8proc_int32_t c;
 
-	while (*p) {
-		utf8proc_ssize_t n = utf8proc_iterate(p, -1, &c);
+	while (p < end) {
+		utf8proc_ssize_t n = utf8proc_iterate(p, end - p, &c);
 		if (n <= 0)
 			return 0;
 		if (!is_py_space(c))
@@ -134,20 +152,20 @@ static int is_py_printable(utf8proc_int32_t c)
 	}
 }
 
-void text_py_repr(struct sbuf *b, const char *s)
+void text_py_repr(struct sbuf *b, const char *s, size_t len)
 {
-	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s, *end = p + len;
 	char quote;
 
 	if (!s) {
 		sbuf_add(b, "None");
 		return;
 	}
-	quote = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+	quote = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
 	sbuf_addn(b, &quote, 1);
-	while (*p) {
+	while (p < end) {
 		utf8proc_int32_t c;
-		utf8proc_ssize_t n = utf8proc_iterate(p, -1, &c);
+		utf8proc_ssize_t n = utf8proc_iterate(p, end - p, &c);
 
 		if (n <= 0) {
 			sbuf_addf(b, "\\x%02x", *p++);

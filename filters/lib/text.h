@@ -11,14 +11,18 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Malloc'd full case fold of UTF-8 s. */
-char *text_casefold(const char *s);
+/* Strings are (pointer, length): JSON strings may hold NUL characters, and
+ * Python compares them like any other character. */
+
+/* Malloc'd full case fold of UTF-8 s; *outlen receives its length. */
+char *text_casefold(const char *s, size_t len, size_t *outlen);
 
 /* Whether folded(haystack) contains folded(needle). */
-int text_contains_folded(const char *haystack, const char *needle);
+int text_contains_folded(const char *haystack, size_t hlen, const char *needle,
+			 size_t nlen);
 
 /* Whether s is empty or only Unicode whitespace. */
-int text_is_blank(const char *s);
+int text_is_blank(const char *s, size_t len);
 
 /* Growable string buffer. */
 struct sbuf {
@@ -36,8 +40,8 @@ char *sbuf_take(struct sbuf *b);    /* returns the string, resets b */
 /* Malloc'd printf. */
 char *text_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));    /* returns the string, resets b */
 
-/* Python repr() of a str (s) or of None (s == NULL). */
-void text_py_repr(struct sbuf *b, const char *s);
+/* Python repr() of a str (s, len) or of None (s == NULL). */
+void text_py_repr(struct sbuf *b, const char *s, size_t len);
 
 /* Python repr() of a float: shortest round trip, ".0" on integral values. */
 void text_py_float(struct sbuf *b, double x);
