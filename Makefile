@@ -40,17 +40,23 @@ TESTS    ?= tests
 
 all: $(FILTERS:%=$(BIN)/%)
 
+# V=1 shows the full command lines.
+Q = $(if $(V),,@)
+
 $(BUILD)/lib/%.o: filters/lib/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: filters/%.c $(LIB_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Ifilters/lib -c -o $@ $<
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -c -o $@ $<
 
 $(BIN)/%: $(BUILD)/%.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
 
 test: all
 	PC_BIN=$(abspath $(BIN)) $(BATS) $(BATS_FLAGS) $(TESTS)
