@@ -73,6 +73,9 @@ rescore: all
 	@test -n "$(REPLAY)" || { echo "usage: make rescore REPLAY='file or directory…'" >&2; exit 64; }
 	OUTPUT=$(OUTPUT) pipelines/rescore $(REPLAY)
 
+bench: all
+	PC_BIN=$(abspath $(BIN)) pipelines/bench $(COPIES)
+
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR)
 	for f in $(FILTERS); do install -m 0755 $(BIN)/$$f $(DESTDIR)$(BINDIR)/$$f; done

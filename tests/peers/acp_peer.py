@@ -1,0 +1,222 @@
+"""Independent ACP peer agent for the tests of pc-e2e's C ACP client.
+
+Run through the sh wrapper ``tests/peers/acp-peer``. Built on the official ACP
+Python SDK (``acp``); the misbehaving modes bypass it with raw writes or exits.
+``initialize`` echoes ``protocolVersion`` with agentInfo name
+``pc-e2e-acp-peer``; ``session/new`` returns a uuid4-hex id; unknown session
+ids are accepted. The behaviour of ``session/prompt`` is chosen by PEER_MODE:
+
+  echo          (default) one agent_message_chunk per prompt text block, same
+                text; then stopReason end_turn.
+  permission    sends session/request_permission (toolCallId "peer-call-1";
+                options "ok" allow_once, "no" reject_once) and replies
+                "permission: selected <optionId>" then end_turn; when the
+                outcome is cancelled, "permission: cancelled" and stopReason
+                cancelled; when the client answers with an error,
+                "permission: error <code>" and end_turn.
+  client-methods calls fs/read_text_file and terminal/create (which a client
+                that advertised neither must refuse) and replies one line per
+                method, "<method>: error <code>" or "<method>: ok", joined by
+                "\\n"; then end_turn.
+  crash         sends the chunk "peer crashing", then exits with status 3
+                without answering.
+  hang          never answers the prompt (nor reacts to session/cancel); the
+                process still ends when its stdin closes, or after PEER_SLEEP.
+  garbage       writes the line "this is not json" to stdout and exits with
+                status 1.
+  close         closes its stdout, then sleeps PEER_SLEEP seconds (ignoring
+                stdin) and exits 0.
+  error         answers the prompt with JSON-RPC error -32603 "Internal error",
+                data {"details": "boom"}.
+  stderr-flood  writes 1 MiB (1048576 bytes) to stderr, then behaves as echo.
+
+PEER_SLEEP (seconds, default 300) bounds hang and close so a forgotten peer
+does not outlive a test run. Only ACP frames (and garbage's line) reach stdout;
+logs go to stderr. stdin and stdout must be pipes or sockets (the SDK's asyncio
+streams refuse regular files), as they are under a real ACP client; the end of
+stdin ends the peer, and the SDK drops requests still unanswered then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import select
+import sys
+import time
+import uuid
+from typing import Any
+
+import acp
+from acp import RequestError
+from acp.schema import (
+    AgentCapabilities,
+    Implementation,
+    InitializeResponse,
+    NewSessionResponse,
+    PermissionOption,
+    PromptResponse,
+    ToolCallUpdate,
+)
+
+MODES = ("echo", "permission", "client-methods", "crash", "hang", "garbage", "close", "error", "stderr-flood")
+FLOOD_BYTES = 1024 * 1024
+
+log = logging.getLogger("acp-peer")
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write everything, waiting whenever the descriptor is non-blocking and full."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            select.select([], [fd], [])
+
+
+class Peer:
+    def __init__(self, mode: str, acp_fd: int, sleep_seconds: float) -> None:
+        self._mode = mode
+        self._acp_fd = acp_fd
+        self._sleep = sleep_seconds
+        self._conn: Any = None
+        self._cwd: dict[str, str] = {}
+
+    def on_connect(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def initialize(self, protocol_version: int, **kwargs: Any) -> InitializeResponse:
+        del kwargs
+        return InitializeResponse(
+            protocol_version=protocol_version,
+            agent_capabilities=AgentCapabilities(),
+            agent_info=Implementation(
+                name="pc-e2e-acp-peer", title=f"pc-e2e ACP test peer ({self._mode})", version="0.1.0"
+            ),
+        )
+
+    async def new_session(self, cwd: str, **kwargs: Any) -> NewSessionResponse:
+        del kwargs
+        session_id = uuid.uuid4().hex
+        self._cwd[session_id] = cwd
+        return NewSessionResponse(session_id=session_id)
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        del kwargs
+        log.info("session/cancel for %s (ignored)", session_id)
+
+    async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
+        del kwargs
+        texts = [block.text for block in prompt if getattr(block, "type", None) == "text"]
+        mode = self._mode
+        log.info("session/prompt in mode %s", mode)
+        if mode == "stderr-flood":
+            write_all(2, b"x" * (FLOOD_BYTES - 1) + b"\n")
+            mode = "echo"
+        if mode == "echo":
+            for text in texts:
+                await self._say(session_id, text)
+            return PromptResponse(stop_reason="end_turn")
+        if mode == "permission":
+            return await self._permission(session_id)
+        if mode == "client-methods":
+            await self._say(session_id, await self._client_methods(session_id))
+            return PromptResponse(stop_reason="end_turn")
+        if mode == "crash":
+            await self._say(session_id, "peer crashing")
+            sys.stderr.flush()
+            os._exit(3)
+        if mode == "hang":
+            await asyncio.sleep(self._sleep)
+            log.info("hang: PEER_SLEEP elapsed; exiting without an answer")
+            os._exit(0)
+        if mode == "garbage":
+            write_all(self._acp_fd, b"this is not json\n")
+            os._exit(1)
+        if mode == "close":
+            os.close(self._acp_fd)
+            time.sleep(self._sleep)  # blocks the event loop: stdin is ignored too
+            os._exit(0)
+        if mode == "error":
+            raise RequestError.internal_error({"details": "boom"})
+        raise AssertionError(mode)
+
+    async def _say(self, session_id: str, text: str) -> None:
+        await self._conn.session_update(session_id=session_id, update=acp.update_agent_message_text(text))
+
+    async def _permission(self, session_id: str) -> PromptResponse:
+        try:
+            response = await self._conn.request_permission(
+                session_id=session_id,
+                tool_call=ToolCallUpdate(
+                    tool_call_id="peer-call-1", title="pc-e2e peer permission check", kind="other", status="pending"
+                ),
+                options=[
+                    PermissionOption(option_id="ok", name="Allow", kind="allow_once"),
+                    PermissionOption(option_id="no", name="Deny", kind="reject_once"),
+                ],
+            )
+        except RequestError as exc:
+            await self._say(session_id, f"permission: error {exc.code}")
+            return PromptResponse(stop_reason="end_turn")
+        outcome = response.outcome
+        if getattr(outcome, "outcome", None) == "selected":
+            await self._say(session_id, f"permission: selected {outcome.option_id}")
+            return PromptResponse(stop_reason="end_turn")
+        await self._say(session_id, "permission: cancelled")
+        return PromptResponse(stop_reason="cancelled")
+
+    async def _client_methods(self, session_id: str) -> str:
+        cwd = self._cwd.get(session_id) or os.getcwd()
+        lines = []
+        try:
+            await self._conn.read_text_file(session_id=session_id, path=os.path.join(cwd, "pc-e2e-peer-probe.txt"))
+            lines.append("fs/read_text_file: ok")
+        except RequestError as exc:
+            lines.append(f"fs/read_text_file: error {exc.code}")
+        try:
+            terminal = await self._conn.create_terminal(session_id=session_id, command="true", cwd=cwd)
+            lines.append("terminal/create: ok")
+            try:
+                await self._conn.release_terminal(session_id=session_id, terminal_id=terminal.terminal_id)
+            except RequestError:
+                pass
+        except RequestError as exc:
+            lines.append(f"terminal/create: error {exc.code}")
+        return "\n".join(lines)
+
+
+async def serve(peer: Peer, acp_stdout: Any) -> None:
+    sys.stdout = acp_stdout
+    try:
+        reader, writer = await acp.stdio_streams()
+    finally:
+        sys.stdout = sys.stderr
+    await acp.run_agent(peer, writer, reader)
+
+
+def main() -> int:
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="acp-peer: %(message)s")
+    mode = os.environ.get("PEER_MODE") or "echo"
+    if mode not in MODES:
+        print(f"acp-peer: unknown PEER_MODE {mode!r}; expected one of {', '.join(MODES)}", file=sys.stderr)
+        return 2
+    try:
+        sleep_seconds = float(os.environ.get("PEER_SLEEP") or 300)
+    except ValueError:
+        print("acp-peer: PEER_SLEEP must be a number of seconds", file=sys.stderr)
+        return 2
+    # Keep the real stdout for ACP only; anything else written to descriptor 1
+    # (or sys.stdout) lands on stderr.
+    acp_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    log.info("mode %s", mode)
+    asyncio.run(serve(Peer(mode, acp_fd, sleep_seconds), os.fdopen(acp_fd, "wb", buffering=0, closefd=False)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
