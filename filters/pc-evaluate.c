@@ -160,7 +160,7 @@ static const char *bytes(jv s, size_t *n)
 	return jv_string_value(s);
 }
 
-/* Whether the string content holds every fragment, case-folded. */
+/* Whether the string content holds every fragment (consumed), case-folded. */
 static int all_fragments(jv content, jv fragments)
 {
 	size_t cn, fn;
@@ -173,6 +173,7 @@ static int all_fragments(jv content, jv fragments)
 		ok = ok && text_contains_folded(c, cn, f, fn);
 		jv_free(frag);
 	}
+	jv_free(fragments);
 	return ok;
 }
 
@@ -206,7 +207,7 @@ static int probe_supported(jv spec, jv observed)
 		size_t n;
 		const char *c = bytes(content, &n);
 		ok = str_is(prepared, "status", "ready") && !text_is_blank(c, n) &&
-		     all_fragments(content, expected);
+		     all_fragments(content, jv_copy(expected));
 		jv_free(content);
 		jv_free(expected);
 		jv_free(prepared);

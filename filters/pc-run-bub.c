@@ -17,6 +17,7 @@
 
 #include "acp.h"
 #include "docs.h"
+#include "hash.h"
 #include "harbor.h"
 #include "io.h"
 #include "json.h"
@@ -273,16 +274,28 @@ struct step_paths {
 	char *dir, *agent, *verifier, *workspace, *tests;
 };
 
-static char **agent_argv(const struct run *r, const struct step_paths *sp)
+static char **agent_argv(const struct run *r, const struct step_paths *sp,
+			 const char *acp_dir)
 {
-	char *script = text_fmt("exec %s", r->agent_cmd);
+	char *script = text_fmt("exec %s </run/acp/in >/run/acp/out", r->agent_cmd);
 	char *const cmd[] = { "sh", "-c", script, NULL };
 	struct sandbox sb = { r->project, sp->agent, sp->verifier, NULL, sp->workspace,
-			      getenv("PC_E2E_SANDBOX_BINDS") };
+			      getenv("PC_E2E_SANDBOX_BINDS"), acp_dir };
 	char **argv = sandbox_argv(&sb, cmd);
 
 	free(script);
 	return argv;
+}
+
+static void remove_fifos(const char *dir)
+{
+	char *in = text_fmt("%s/in", dir), *out = text_fmt("%s/out", dir);
+
+	unlink(in);
+	unlink(out);
+	rmdir(dir);
+	free(in);
+	free(out);
 }
 
 /* Speak ACP for one prompt; the summary records what happened either way. */
@@ -331,7 +344,9 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	struct acp_client c;
 	struct envv env = { NULL, 0 };
 	struct pc_err e;
-	char **argv = agent_argv(r, sp);
+	const char *tmp = getenv("TMPDIR");
+	char *acp_dir = text_fmt("%s/pc-acp-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char **argv;
 	char *events = io_join(sp->agent, "acp-events.jsonl");
 	char *stderr_path = io_join(sp->agent, "acp.txt");
 	jv init = jv_null(), session = jv_null(), response = jv_null();
@@ -339,7 +354,11 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	int rc;
 
 	agent_env(r, &env);
-	rc = acp_start(&c, argv, env.v, NULL, stderr_path, events, &e);
+	/* if mkdtemp fails, creating the FIFOs in it fails and says so */
+	if (!mkdtemp(acp_dir))
+		acp_dir[strlen(acp_dir) - 6] = '\0';
+	argv = agent_argv(r, sp, acp_dir);
+	rc = acp_start(&c, argv, env.v, stderr_path, events, acp_dir, &e);
 	if (rc == 0) {
 		c.deadline_ms = timeout_s > 0 ? proc_now_ms() + (long long)(timeout_s * 1000) : -1;
 		rc = converse(r, &c, instruction, &init, &session, &response, &e);
@@ -350,7 +369,8 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	if (etype)
 		*exception = exception_info(etype, e.msg);
 	const char *sid = json_str(session, "sessionId");
-	jv traj = harbor_trajectory(sid, jv_copy(r->agent_info), instruction, jv_copy(c.updates));
+	jv traj = harbor_trajectory(sid, jv_copy(r->agent_info), instruction, jv_copy(c.updates),
+				    c.permissions_requested);
 	int had_updates = jv_array_length(jv_copy(c.updates)) > 0;
 	jv summary = harbor_acp_summary(instruction, init, session, response, etype,
 					etype ? e.msg : NULL, c.permissions_requested);
@@ -362,8 +382,10 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 		jv_free(traj);
 	if (write_json(sp->agent, "acp-summary.json", jv_copy(summary), &we) != 0)
 		add_error(r, "%s", we.msg);
+	remove_fifos(acp_dir);
 	env_free(&env);
 	sandbox_argv_free(argv);
+	free(acp_dir);
 	free(events);
 	free(stderr_path);
 	return JV_OBJECT(jv_string("n_input_tokens"), jv_null(), jv_string("n_cache_tokens"), jv_null(),
@@ -430,7 +452,7 @@ static jv run_verifier(struct run *r, const char *task_dir, const char *step,
 		type = "AddTestsDirError";
 	else {
 		struct sandbox sb = { r->project, sp->agent, sp->verifier, sp->tests,
-				      sp->workspace, getenv("PC_E2E_SANDBOX_BINDS") };
+				      sp->workspace, getenv("PC_E2E_SANDBOX_BINDS"), NULL };
 		char **argv = sandbox_argv(&sb, cmd);
 		/* the script's exit code is ignored, as Harbor ignores it */
 		if (run_cmd(argv, "/dev/null", (long)(timeout_s * 1000), &status, &e) != 0)
@@ -537,9 +559,12 @@ static jv trial_config(const struct run *r, const char *task_dir)
 }
 
 /* Run every step and write the trial and job files; rc -1 only when the
- * task itself could not be read. */
-static int run_trial(struct run *r, const char *task_dir, const char *checksum)
+ * task itself could not be read.  task_checksum is computed from the task
+ * directory as it is run, never copied from the selection, so a task changed
+ * after pc-select fails task_provenance_matches. */
+static int run_trial(struct run *r, const char *task_dir)
 {
+	char checksum[SHA256_HEX_LEN + 1];
 	struct pc_err e;
 	char *toml_path = io_join(task_dir, "task.toml");
 	jv task_toml, steps, results = jv_array();
@@ -549,7 +574,7 @@ static int run_trial(struct run *r, const char *task_dir, const char *checksum)
 	harbor_now(started);
 	harbor_uuid(job_id);
 	harbor_uuid(trial_id);
-	if (toml_load(toml_path, &task_toml, &e) != 0) {
+	if (harbor_task_checksum(task_dir, checksum, &e) != 0 || toml_load(toml_path, &task_toml, &e) != 0) {
 		free(toml_path);
 		add_error(r, "%s", e.msg);
 		return -1;
@@ -680,19 +705,19 @@ static void execute(struct run *r, jv *readiness, jv *before)
 {
 	struct pc_err e;
 	jv task = jv_object_get(jv_copy(r->selection), jv_string("task"));
-	const char *dir = json_str(task, "dir"), *checksum = json_str(task, "checksum");
+	const char *dir = json_str(task, "dir");
 
 	if (pc_ready(r->client, readiness, &e) != 0)
 		add_error(r, "readiness: %s", e.msg);
 	else if (pc_list_entries(r->client, r->scope, before, &e) != 0)
 		add_error(r, "memory baseline: %s", e.msg);
-	else if (!dir || !checksum)
+	else if (!dir)
 		add_error(r, "workload %s pins a registry dataset: only the harbor runner can fetch it",
 			  json_str(r->workload, "id"));
 	else if (io_mkdirs(r->trial_dir, &e) != 0)
 		add_error(r, "%s", e.msg);
 	else
-		run_trial(r, dir, checksum);
+		run_trial(r, dir);
 	jv_free(task);
 }
 
@@ -921,8 +946,16 @@ static int check_models(jv selections, struct pc_err *e)
 
 static char *output_dir(const struct options *o, struct pc_err *e)
 {
-	if (o->output)
-		return io_mkdirs(o->output, e) == 0 ? pc_xstrdup(o->output) : NULL;
+	char real[PATH_MAX];
+
+	/* absolute, so records stay valid wherever pc-normalize runs */
+	if (o->output) {
+		if (io_mkdirs(o->output, e) != 0)
+			return NULL;
+		if (!realpath(o->output, real))
+			return pc_fail_errno(e, "%s", o->output), NULL;
+		return pc_xstrdup(real);
+	}
 	const char *tmp = getenv("TMPDIR");
 	char *dir = text_fmt("%s/pc-e2e-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {

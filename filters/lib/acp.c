@@ -1,27 +1,61 @@
 #include "acp.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
 #include "text.h"
 
+/* Our ends of the FIFOs: reading "out" without blocking (no writer yet is
+ * not end of file: poll reports a hang-up only after a writer came and
+ * went), writing "in" opened read-write so the open never blocks. */
+static int open_fifos(struct acp_client *c, const char *dir, struct pc_err *e)
+{
+	char *in = text_fmt("%s/in", dir), *out = text_fmt("%s/out", dir);
+	int rc = 0;
+
+	if (mkfifo(in, 0600) != 0 || mkfifo(out, 0600) != 0)
+		rc = pc_fail_errno(e, "cannot create the agent's FIFOs in %s", dir);
+	else if ((c->proc.out_fd = open(out, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
+		 (c->proc.in_fd = open(in, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0)
+		rc = pc_fail_errno(e, "cannot open the agent's FIFOs in %s", dir);
+	free(in);
+	free(out);
+	return rc;
+}
+
 int acp_start(struct acp_client *c, char *const argv[], char *const env[],
-	      const char *cwd, const char *stderr_path, const char *events_path,
-	      struct pc_err *e)
+	      const char *stderr_path, const char *events_path,
+	      const char *fifo_dir, struct pc_err *e)
 {
 	memset(c, 0, sizeof *c);
 	c->updates = jv_array();
 	c->deadline_ms = -1;
+	c->proc.in_fd = c->proc.out_fd = -1;
 	c->events = fopen(events_path, "a");
 	if (!c->events)
 		return pc_fail_errno(e, "%s: cannot create", events_path);
 	signal(SIGPIPE, SIG_IGN);  /* a dead agent is an error value, not our death */
-	if (proc_spawn(&c->proc, argv, env, cwd, stderr_path, 1, e) != 0)
+	if (fifo_dir) {
+		int in_fd, out_fd;
+		if (open_fifos(c, fifo_dir, e) != 0)
+			return -1;
+		in_fd = c->proc.in_fd;
+		out_fd = c->proc.out_fd;
+		if (proc_spawn(&c->proc, argv, env, NULL, stderr_path, 0, e) != 0) {
+			close(in_fd);
+			close(out_fd);
+			return -1;
+		}
+		c->proc.in_fd = in_fd;
+		c->proc.out_fd = out_fd;
+	} else if (proc_spawn(&c->proc, argv, env, NULL, stderr_path, 1, e) != 0)
 		return -1;
 	c->started = 1;
 	return 0;
@@ -47,7 +81,9 @@ static int send_frame(struct acp_client *c, jv frame, struct pc_err *e)
 		ssize_t w = write(c->proc.in_fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0)
+		if (w < 0 && errno == EAGAIN)
+			rc = pc_fail(e, "the agent is not reading its input");
+		else if (w < 0)
 			rc = pc_fail_errno(e, "cannot write to the agent");
 		else {
 			p += w;
@@ -55,7 +91,7 @@ static int send_frame(struct acp_client *c, jv frame, struct pc_err *e)
 		}
 	}
 	if (rc == 0 && write(c->proc.in_fd, "\n", 1) != 1)
-		rc = pc_fail_errno(e, "cannot write to the agent");
+		rc = pc_fail(e, "cannot write to the agent");
 	jv_free(s);
 	return rc;
 }
@@ -87,9 +123,16 @@ static int read_line(struct acp_client *c, char **line, const char *waiting_for,
 		if (c->deadline_ms >= 0 && left <= 0)
 			return pc_fail(e, "agent timed out waiting for %s", waiting_for);
 		struct pollfd pfd = { c->proc.out_fd, POLLIN, 0 };
-		int r = poll(&pfd, 1, left < 0 ? -1 : (int)(left > 1000000 ? 1000000 : left));
+		/* short waits: an agent that dies before opening its output
+		 * shows up only as an exited process */
+		int r = poll(&pfd, 1, left < 0 || left > 200 ? 200 : (int)left);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r == 0 && proc_wait(&c->proc, 0)) {
+			char how[128];
+			proc_describe(c->proc.status, how, sizeof how);
+			return pc_fail(e, "agent exited (%s) while waiting for %s", how, waiting_for);
+		}
 		if (r <= 0)
 			continue;
 		if (c->cap - c->len < 65536) {
@@ -97,7 +140,7 @@ static int read_line(struct acp_client *c, char **line, const char *waiting_for,
 			c->buf = pc_xrealloc(c->buf, c->cap);
 		}
 		ssize_t got = read(c->proc.out_fd, c->buf + c->len, c->cap - c->len);
-		if (got < 0 && errno == EINTR)
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (got <= 0) {
 			char how[128];

@@ -30,10 +30,17 @@ struct acp_client {
 	int started;
 };
 
-/* Spawn the agent; events_path receives the event log. */
+/* Spawn the agent; events_path receives the event log.
+ *
+ * With fifo_dir NULL the agent's stdin and stdout are pipes.  A launcher that
+ * stays alive beside the agent (bubblewrap's monitor) keeps its own copy of
+ * such a pipe, so an agent closing its stdout would never be seen; with
+ * fifo_dir set, the conversation runs over the FIFOs fifo_dir/in and
+ * fifo_dir/out instead, which argv must open as the agent's stdin and stdout
+ * (the launcher itself gets /dev/null and the stderr file). */
 int acp_start(struct acp_client *c, char *const argv[], char *const env[],
-	      const char *cwd, const char *stderr_path, const char *events_path,
-	      struct pc_err *e);
+	      const char *stderr_path, const char *events_path,
+	      const char *fifo_dir, struct pc_err *e);
 
 /* Send a request and wait (until c->deadline_ms) for its result. */
 int acp_request(struct acp_client *c, const char *method, jv params,

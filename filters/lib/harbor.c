@@ -229,7 +229,7 @@ static void add_text_chunk(struct sbuf *b, jv u)
 }
 
 jv harbor_trajectory(const char *session_id, jv agent_info,
-		     const char *instruction, jv updates)
+		     const char *instruction, jv updates, int permissions_requested)
 {
 	struct sbuf message = {0};
 	jv counts = jv_object(), calls = jv_array();
@@ -267,7 +267,9 @@ jv harbor_trajectory(const char *session_id, jv agent_info,
 	else
 		jv_free(calls);
 	agent_step = jv_object_set(agent_step, jv_string("extra"),
-				   JV_OBJECT(jv_string("session_update_counts"), counts));
+				   JV_OBJECT(jv_string("session_update_counts"), counts,
+					     jv_string("permissions_requested"),
+					     jv_number(permissions_requested)));
 	const char *name = json_str(agent_info, "name"), *version = json_str(agent_info, "version");
 	jv doc = JV_OBJECT(
 		jv_string("schema_version"), jv_string("ATIF-v1.6"),

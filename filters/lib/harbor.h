@@ -37,7 +37,7 @@ jv harbor_acp_summary(const char *instruction, jv initialize, jv session,
 
 /* ATIF trajectory from the instruction and the session updates. */
 jv harbor_trajectory(const char *session_id, jv agent_info,
-		     const char *instruction, jv updates);
+		     const char *instruction, jv updates, int permissions_requested);
 
 /* "file://" URI of an absolute path, percent-encoded. */
 char *harbor_file_uri(const char *path);

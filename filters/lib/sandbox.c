@@ -57,6 +57,10 @@ char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
 	if (sb->tests_dir)
 		add3(&b, "--ro-bind", sb->tests_dir, "/tests");
 	add3(&b, "--bind", sb->workspace, "/workspace");
+	if (sb->acp_dir) {
+		add3(&b, "--dir", "/run", NULL);
+		add3(&b, "--bind", sb->acp_dir, "/run/acp");
+	}
 	add3(&b, "--chdir", "/workspace", NULL);
 	add(&b, "--");
 	for (; *cmd; cmd++)

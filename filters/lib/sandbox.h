@@ -2,7 +2,8 @@
  *
  * The root is a fresh tmpfs (bubblewrap cannot create /logs under a read-only
  * bind of /); the system directories, the project and the step's directories
- * are bound into it: /logs/agent, /logs/verifier, /tests and /workspace.  The
+ * are bound into it: /logs/agent, /logs/verifier, /tests, /workspace and
+ * /run/acp (the FIFOs the agent speaks ACP over).  The
  * network namespace stays shared so the agent reaches the Server on loopback.
  */
 #ifndef PC_SANDBOX_H
@@ -15,6 +16,7 @@ struct sandbox {
 	const char *tests_dir;    /* /tests (read-only), or NULL */
 	const char *workspace;    /* /workspace, the working directory */
 	const char *extra_binds;  /* colon-separated read-only paths, or NULL */
+	const char *acp_dir;      /* /run/acp, the agent's FIFOs, or NULL */
 };
 
 /* argv running cmd (NULL-terminated) inside the sandbox; free with

@@ -1,0 +1,246 @@
+# Execution-stage helpers of the pc-e2e bats suites (run.bats, acp.bats):
+# real PowerContext Servers per test file, selections, pc-run-bub runs on the
+# stand-in agent or on the independent ACP test peer (tests/peers/acp_peer.py),
+# and the evidence those runs leave behind.
+#
+# Load after test_helper:
+#   load test_helper
+#   load exec_helper
+#   setup_file()    { exec_setup_file server [auth=TOKEN]...; }
+#   teardown_file() { exec_teardown_file; }
+#   setup()         { exec_setup; }
+#
+# Variables a test sees after exec_setup:
+#   T         $BATS_TEST_TMPDIR (from pc_setup); the working directory is $REPO
+#   OUT       $T/out, the --output directory the helpers pass to the filters
+#   POWERCONTEXT_CLIENT_SERVER_URL  the file's unauthenticated server
+#   TMPDIR    $T/tmp, so a default pc-run-bub output directory stays visible
+
+# The venv's interpreter runs the peer directly: agents run with a clean
+# environment inside the sandbox, where the sh wrappers (which call pc-venv)
+# have no business.
+EXEC_PYTHON="$REPO/.venv/bin/python"
+EXEC_PEER_SCRIPT="$REPO/tests/peers/acp_peer.py"
+EXEC_TASKS="$REPO/manifests/harbor-tasks"
+# Upper bound (seconds) on one filter or pipeline run: a hang fails the test
+# (exit 124) instead of stalling the suite. Not a timing assertion.
+EXEC_LIMIT="${PC_E2E_TEST_LIMIT:-300}"
+
+# ---- servers (setup_file / teardown_file) ----
+
+# exec_setup_file SPEC...: build or reuse the venv once, then start one
+# PowerContext Server per SPEC, in parallel. SPEC is NAME (auth off) or
+# NAME=TOKEN (bearer auth with TOKEN); its state is $BATS_FILE_TMPDIR/NAME.
+exec_setup_file() {
+	local spec name token pid rc=0
+	local -a pids=()
+	"$REPO/pipelines/pc-venv" >/dev/null 3>&- || {
+		echo "exec_setup_file: pipelines/pc-venv failed" >&2
+		return 1
+	}
+	EXEC_SERVERS=()
+	for spec in "$@"; do
+		name=${spec%%=*}
+		token=
+		[[ $spec == *=* ]] && token=${spec#*=}
+		EXEC_SERVERS+=("$name")
+		# fd 3 closed: the server must not keep bats' output open.
+		POWERCONTEXT_CLIENT_API_TOKEN="$token" "$REPO/pipelines/pc-server" start \
+			"$BATS_FILE_TMPDIR/$name" >"$BATS_FILE_TMPDIR/$name.start.out" \
+			2>"$BATS_FILE_TMPDIR/$name.start.err" 3>&- &
+		pids+=($!)
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=1
+	done
+	for name in "${EXEC_SERVERS[@]}"; do
+		if [[ ! -s "$BATS_FILE_TMPDIR/$name/url" ]]; then
+			echo "exec_setup_file: server $name did not start:" >&2
+			cat "$BATS_FILE_TMPDIR/$name.start.err" >&2
+			rc=1
+		fi
+	done
+	printf '%s\n' "${EXEC_SERVERS[@]}" >"$BATS_FILE_TMPDIR/servers"
+	return "$rc"
+}
+
+exec_teardown_file() {
+	local name
+	[[ -r "$BATS_FILE_TMPDIR/servers" ]] || return 0
+	while read -r name; do
+		[[ -n $name ]] || continue
+		"$REPO/pipelines/pc-server" stop "$BATS_FILE_TMPDIR/$name" 3>&- || true
+	done <"$BATS_FILE_TMPDIR/servers"
+}
+
+# exec_server_url NAME: the URL of this file's server NAME.
+exec_server_url() {
+	local f="$BATS_FILE_TMPDIR/$1/url"
+	[[ -s $f ]] || fail "server $1 is not running (no $f)"
+	cat "$f"
+}
+
+# exec_closed_url: an http URL on a loopback port nobody listens on.
+exec_closed_url() {
+	local port
+	port=$("$EXEC_PYTHON" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()')
+	printf 'http://127.0.0.1:%s\n' "$port"
+}
+
+# ---- per test ----
+
+exec_setup() {
+	local f
+	pc_setup
+	for f in pc-run-bub pc-normalize; do
+		[[ -x "$PC_BIN/$f" ]] || fail "$PC_BIN/$f is missing: run make first"
+	done
+	[[ -x $EXEC_PYTHON ]] || fail "$EXEC_PYTHON is missing: pipelines/pc-venv did not run"
+	# The caller's agent choice, model, sandbox and client settings must not
+	# steer the runs under test.
+	while read -r f; do
+		case "$f" in
+		PC_E2E_AGENT | PC_E2E_PROGRESS | PC_E2E_SANDBOX_BINDS | BUB_* | POWERCONTEXT_BUB_* | POWERCONTEXT_CLIENT_*)
+			unset "$f" ;;
+		esac
+	done < <(compgen -e)
+	OUT="$T/out"
+	export TMPDIR="$T/tmp"
+	mkdir -p "$TMPDIR"
+	POWERCONTEXT_CLIENT_SERVER_URL=$(exec_server_url server) || return 1
+	export POWERCONTEXT_CLIENT_SERVER_URL
+}
+
+# exec_select ID [FILE]: the selection line of workload ID from the
+# repository's catalog into FILE (default $T/selection.jsonl).
+exec_select() {
+	local file="${2:-$T/selection.jsonl}"
+	run --separate-stderr pc-select --manifests "$REPO/manifests" --root "$REPO" --id "$1"
+	assert_exit 0
+	save_stdout "$file"
+}
+
+# exec_peer MODE [NAME=VALUE...]: sets PEER_AGENT, an --agent command running
+# the ACP test peer in MODE (extra environment inside the sandbox as given),
+# and PEER_MARKER, a word on its command line unique to this call, so that
+# exec_assert_peer_gone finds exactly its processes.
+# PEER_SLEEP bounds hang/close peers that somehow survive.
+exec_peer() {
+	local mode=$1
+	shift
+	PEER_MARKER="pc-e2e-peer-${BATS_SUITE_TEST_NUMBER:-0}-$RANDOM$RANDOM"
+	PEER_AGENT="env PEER_MODE=$mode PEER_SLEEP=120 $* '$EXEC_PYTHON' '$EXEC_PEER_SCRIPT' $PEER_MARKER"
+}
+
+# exec_run_bub SELECTION [PC-RUN-BUB ARGS...]: pc-run-bub --output "$OUT" on
+# SELECTION, under the hang guard; its stdout also in $T/records.jsonl.
+exec_run_bub() {
+	local sel=$1
+	shift
+	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-run-bub --output "$OUT" "$@" <"$sel"
+	save_stdout "$T/records.jsonl"
+}
+
+# rec FILTER [JQ ARGS...]: FILTER over the records of the last exec_run_bub, compact.
+rec() {
+	local filter=$1
+	shift
+	jq -c "$@" "$filter" "$T/records.jsonl"
+}
+
+# rec_r FILTER: the same, raw strings.
+rec_r() {
+	jq -r "$1" "$T/records.jsonl"
+}
+
+# trial_dir [N]: the trial directory of record N (default the first).
+trial_dir() {
+	jq -rs --argjson n "${1:-0}" '.[$n].trial_dir' "$T/records.jsonl"
+}
+
+# exec_normalize [ARGS...]: pc-normalize over $T/records.jsonl, which must
+# succeed with valid replays, into $T/replays.jsonl.
+exec_normalize() {
+	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-normalize "$@" <"$T/records.jsonl"
+	assert_exit 0
+	save_stdout "$T/replays.jsonl"
+	schema_ok e2e-evidence "$T/replays.jsonl"
+}
+
+# exec_evaluate [ARGS...]: pc-evaluate over $T/replays.jsonl into
+# $T/evals.jsonl, which must be valid whatever the verdict; $status is
+# pc-evaluate's.
+exec_evaluate() {
+	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-evaluate "$@" <"$T/replays.jsonl"
+	save_stdout "$T/evals.jsonl"
+	local rc=$status
+	schema_ok e2e-evaluation "$T/evals.jsonl"
+	status=$rc
+}
+
+# exec_report [ARGS...]: pc-report over $T/evals.jsonl; stdout in $T/report.txt.
+exec_report() {
+	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-report "$@" <"$T/evals.jsonl"
+	save_stdout "$T/report.txt"
+}
+
+# assert_files PATH...: each PATH is a regular file.
+assert_files() {
+	local f
+	for f in "$@"; do
+		[[ -f $f ]] || fail "missing file: $f"
+	done
+}
+
+# assert_json_file PATH...: each PATH holds exactly one JSON object.
+assert_json_files() {
+	local f
+	for f in "$@"; do
+		[[ -f $f ]] || fail "missing file: $f"
+		[[ $(jq -s 'length == 1 and (.[0] | type) == "object"' "$f" 2>/dev/null) == true ]] ||
+			fail "$f is not one JSON object"
+	done
+}
+
+# assert_contains HAYSTACK NEEDLE [WHAT]: NEEDLE is a substring of HAYSTACK.
+assert_contains() {
+	[[ $1 == *"$2"* ]] || fail "${3:-text} does not contain: $2
+--- ${3:-text} ---
+$1"
+}
+
+# assert_peer_gone: no process of the last exec_peer (peer, sh or bwrap) is left (a peer may take
+# a moment to die after its sandbox was killed: poll briefly, then report).
+assert_peer_gone() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		pgrep -f "acp_peer\.py'? $PEER_MARKER" >/dev/null || return 0
+		sleep 0.1
+	done
+	fail "ACP peer processes left behind:
+$(pgrep -af "acp_peer\.py'? $PEER_MARKER")"
+}
+
+# refute_secret VALUE PATH...: VALUE occurs in no file under the PATHs.
+refute_secret() {
+	local value=$1 hits
+	shift
+	hits=$(grep -r -F -l -e "$value" -- "$@" 2>/dev/null) || true
+	[[ -z $hits ]] || fail "secret '$value' leaked into:
+$hits"
+}
+
+# assert_exit N: the last `run --separate-stderr` exited N; otherwise fail
+# showing its stdout and stderr (bats-assert shows only stdout).
+assert_exit() {
+	[[ $status -eq $1 ]] && return 0
+	fail "expected exit status $1, got $status
+--- stdout ---
+$output
+--- stderr ---
+${stderr:-}"
+}

@@ -1,0 +1,387 @@
+#!/usr/bin/env bats
+# The execution stage against a real PowerContext Server: pc-run-bub (local
+# runner, stand-in agent or the ACP test peer), pc-normalize, and the whole
+# pipeline (DESIGN §1, §2.3–2.4, §4, §5).
+
+load test_helper
+load exec_helper
+
+# The bearer token of this file's auth-enabled server.
+AUTH_TOKEN=pc-e2e-auth-tok-4b7d19e2
+ID=project-database-decision
+TASK="$EXEC_TASKS/$ID"
+STEPS=(capture recall)
+
+setup_file() {
+	exec_setup_file server "auth=$AUTH_TOKEN"
+}
+
+teardown_file() {
+	exec_teardown_file
+}
+
+setup() {
+	exec_setup
+}
+
+# pc-run-bub on one workload must leave exactly one completed record.
+run_completed() {
+	exec_run_bub "$@"
+	assert_exit 0
+	[[ $(rec_r .status) == completed ]] || fail "run not completed: $(rec '.errors')
+--- stderr ---
+$stderr"
+}
+
+# peer_failure MODE CAUSE [PC-RUN-BUB ARGS...]: with the ACP peer in MODE,
+# pc-run-bub still exits 0 with one failed record whose errors name the
+# step and CAUSE; the evidence so far is on disk; the verdict is inconclusive.
+peer_failure() {
+	local mode=$1 cause=$2 step agent
+	shift 2
+	exec_select "$ID"
+	exec_peer "$mode"
+	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT" "$@"
+	assert_exit 0
+	[[ $(rec 'length' -s) == 1 ]] || fail "expected one record, got: $output"
+	[[ $(rec_r .status) == failed ]] || fail "status is not failed: $output"
+	# Every step that ran failed the same way, and its error says so.
+	for step in "${STEPS[@]}"; do
+		[[ $(rec '[.errors[] | select(startswith($p) and contains($c))] | length' \
+			--arg p "step $step: " --arg c "$cause") -ge 1 ]] ||
+			fail "no error names step $step and '$cause': $(rec .errors)"
+		agent="$(trial_dir)/steps/$step/agent"
+		assert_files "$agent/acp-events.jsonl"
+		assert_json_files "$agent/acp-summary.json"
+		[[ $(jq -c --arg c "$cause" '(.error | type) == "object" and (.error.message | contains($c))' \
+			"$agent/acp-summary.json") == true ]] ||
+			fail "$agent/acp-summary.json has no error naming '$cause': $(jq -c .error "$agent/acp-summary.json")"
+	done
+	[[ $(jq -r .error.type "$(trial_dir)/steps/capture/agent/acp-summary.json") == *Error ]] ||
+		fail "acp-summary.json error has no Harbor exception type"
+	assert_peer_gone
+	exec_normalize
+	[[ $(jq -r .status "$T/replays.jsonl") == failed ]] || fail "replay not failed"
+	exec_evaluate
+	assert_exit 3
+	[[ $(jq -c '.cases[0].assertions.collection_completed.value' "$T/evals.jsonl") == false ]] ||
+		fail "collection_completed is not false"
+	assert_contains "$(jq -r '.cases[0].assertions.collection_completed.reason' "$T/evals.jsonl")" \
+		"$cause" "collection_completed reason"
+}
+
+@test "full pipeline: project-database-decision runs, leaves a Harbor job, and is accepted" {
+	command -v bub-acp-server >/dev/null && skip "bub-acp-server is on PATH: the stand-in would not run"
+	exec_select "$ID"
+	local want_sum
+	want_sum=$(jq -r .task.checksum "$T/selection.jsonl")
+	[[ $want_sum == "$(harbor_checksum "$TASK")" ]] || fail "selection checksum is not the task's"
+	run_completed "$T/selection.jsonl"
+	assert_contains "$stderr" "stand-in" "stderr"
+
+	# the record
+	[[ $(rec_r .schema) == powercontext.e2e-run/v1 ]] || fail "record schema: $(rec_r .schema)"
+	local run_id scope job trial
+	run_id=$(rec_r .run_id)
+	scope=$(rec_r .scope_id)
+	[[ $run_id =~ ^$ID-[0-9a-f]{12}$ ]] || fail "run id: $run_id"
+	[[ $scope == "e2e:$run_id" ]] || fail "scope id: $scope"
+	[[ $(rec_r .runner) == local ]] || fail "runner: $(rec_r .runner)"
+	[[ $(rec .errors) == '[]' ]] || fail "errors: $(rec .errors)"
+
+	# the Harbor layout
+	job="$OUT/$ID/harbor-jobs/$run_id"
+	trial=$(trial_dir)
+	[[ $(rec_r .job_dir) == "$job" ]] || fail "job dir $(rec_r .job_dir), expected $job"
+	[[ $(dirname "$trial") == "$job" ]] || fail "trial dir $trial is not in $job"
+	[[ $(basename "$trial") =~ ^${ID}__[2-9A-HJ-NP-Za-km-z]{7}$ ]] || fail "trial name: $(basename "$trial")"
+	assert_json_files "$job/result.json" "$trial/result.json" "$trial/config.json"
+	[[ $(jq -r .n_total_trials "$job/result.json") == 1 ]] || fail "job result.json: n_total_trials"
+	local step
+	for step in "${STEPS[@]}"; do
+		assert_files "$trial/steps/$step/agent/acp-events.jsonl" \
+			"$trial/steps/$step/verifier/test-stdout.txt" "$trial/steps/$step/verifier/reward.txt"
+		assert_json_files "$trial/steps/$step/agent/acp-summary.json" "$trial/steps/$step/agent/trajectory.json"
+		[[ $(tr -d '[:space:]' <"$trial/steps/$step/verifier/reward.txt") == 1 ]] || fail "$step reward.txt"
+		[[ $(jq -r .instruction "$trial/steps/$step/agent/acp-summary.json") == "$(<"$TASK/steps/$step/instruction.md")" ]] ||
+			fail "$step: acp-summary.json instruction is not the task's"
+	done
+	[[ $(jq -r .task_checksum "$trial/result.json") == "$want_sum" ]] ||
+		fail "trial task_checksum $(jq -r .task_checksum "$trial/result.json"), selection computed $want_sum"
+	[[ $(jq -r .trial_name "$trial/result.json") == "$(basename "$trial")" ]] || fail "trial_name"
+	[[ $(jq -c '[.step_results[].step_name]' "$trial/result.json") == '["capture","recall"]' ]] || fail "step_results"
+	[[ $(jq -c .verifier_result.rewards "$trial/result.json") == '{"reward":1}' ]] || fail "rewards"
+
+	# the replay
+	exec_normalize
+	[[ $(jq -r .run_id "$T/replays.jsonl") == "$run_id" ]] || fail "replay run_id"
+	[[ $(jq -r .status "$T/replays.jsonl") == completed ]] || fail "replay status"
+	local adapter
+	adapter=$(jq -r .environment.adapter_version "$T/replays.jsonl")
+	[[ $adapter == "pc-e2e-standin "* ]] || fail "adapter_version does not name the stand-in: $adapter"
+	[[ ${adapter,,} != *bub* ]] || fail "adapter_version claims Bub: $adapter"
+	[[ $(jq -r .harbor.task_checksum "$T/replays.jsonl") == "$want_sum" ]] || fail "replay task_checksum"
+	[[ $(jq -c '[.native_artifacts[].name]' "$T/replays.jsonl") == \
+		'["steps/capture/agent/acp-events.jsonl","steps/capture/agent/acp-summary.json","steps/capture/agent/trajectory.json","steps/recall/agent/acp-events.jsonl","steps/recall/agent/acp-summary.json","steps/recall/agent/trajectory.json"]' ]] ||
+		fail "native artifacts: $(jq -c '[.native_artifacts[].name]' "$T/replays.jsonl")"
+	[[ $(jq -c '[.resolved_instructions[].step]' "$T/replays.jsonl") == '["capture","recall"]' ]] ||
+		fail "resolved instructions"
+
+	# the verdict
+	exec_evaluate
+	assert_exit 0
+	[[ $(jq -c '[.cases[0].assertions[] | .value] | all' "$T/evals.jsonl") == true ]] ||
+		fail "not every assertion is true: $(jq -c '.cases[0].assertions | map_values(.value)' "$T/evals.jsonl")"
+	exec_report
+	assert_exit 0
+	assert_contains "$output" "1 accepted" "report"
+}
+
+@test "acceptance: pipelines/acceptance passes all five workloads and rescore reproduces them" {
+	local -a ids
+	mapfile -t ids < <(pc-select --manifests "$REPO/manifests" --root "$REPO" | jq -r .workload.id)
+	[[ ${#ids[@]} -eq 5 ]] || fail "expected 5 acceptance workloads, got: ${ids[*]}"
+	run --separate-stderr env OUTPUT="$T/acc" timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/acceptance" 3>&-
+	assert_exit 0
+	local id
+	for id in "${ids[@]}"; do
+		assert_files "$T/acc/$id/replay.json" "$T/acc/$id/eval-report.json" "$T/acc/$id/report.md"
+		schema_ok e2e-evidence "$T/acc/$id/replay.json"
+		schema_ok e2e-evaluation "$T/acc/$id/eval-report.json"
+		[[ $(jq -r .experiment "$T/acc/$id/eval-report.json") == "e2e:$id" ]] || fail "$id: experiment"
+	done
+
+	run --separate-stderr env OUTPUT="$T/rescored" "$REPO/pipelines/rescore" "$T/acc"
+	assert_exit 0
+	local cases='[.cases[] | {name, assertions, scores, labels, metrics}]'
+	for id in "${ids[@]}"; do
+		assert_files "$T/rescored/$id/eval-report.json"
+		[[ $(jq -r .experiment "$T/rescored/$id/eval-report.json") == "offline:$id" ]] || fail "$id: rescored experiment"
+		[[ $(jq -cS "$cases" "$T/rescored/$id/eval-report.json") == "$(jq -cS "$cases" "$T/acc/$id/eval-report.json")" ]] ||
+			fail "$id: rescore differs:
+$(diff <(jq -S "$cases" "$T/acc/$id/eval-report.json") <(jq -S "$cases" "$T/rescored/$id/eval-report.json"))"
+	done
+}
+
+@test "isolation: two runs of one workload get their own run and scope, each starting empty" {
+	exec_select "$ID"
+	cat "$T/selection.jsonl" "$T/selection.jsonl" >"$T/twice.jsonl"
+	exec_run_bub "$T/twice.jsonl"
+	assert_exit 0
+	[[ $(rec 'length' -s) == 2 ]] || fail "expected two records: $output"
+	[[ $(rec '[.[].status]' -s) == '["completed","completed"]' ]] || fail "statuses: $(rec '[.[].errors]' -s)"
+	[[ $(rec '[.[].run_id] | unique | length' -s) == 2 ]] || fail "run ids repeat: $(rec '[.[].run_id]' -s)"
+	[[ $(rec '[.[].scope_id] | unique | length' -s) == 2 ]] || fail "scope ids repeat: $(rec '[.[].scope_id]' -s)"
+	[[ $(rec '[.[].trial_dir] | unique | length' -s) == 2 ]] || fail "trial dirs repeat"
+	assert_json_files "$(trial_dir 0)/result.json" "$(trial_dir 1)/result.json"
+	exec_normalize
+	[[ $(jq -sc '[.[].memory_before.entries]' "$T/replays.jsonl") == '[[],[]]' ]] ||
+		fail "a scope did not start empty: $(jq -sc '[.[].memory_before]' "$T/replays.jsonl")"
+	[[ $(jq -sc '[.[].memory_after.entries | length]' "$T/replays.jsonl") == '[1,1]' ]] ||
+		fail "memory_after: $(jq -sc '[.[].memory_after]' "$T/replays.jsonl")"
+	[[ $(jq -sc '[.[].memory_after.entries[0].entry_id] | unique | length' "$T/replays.jsonl") == 2 ]] ||
+		fail "both runs see the same Memory entry"
+	exec_evaluate
+	assert_exit 0
+}
+
+@test "pc-normalize is deterministic: the same record gives byte-identical replays" {
+	exec_select "$ID"
+	run_completed "$T/selection.jsonl"
+	pc-normalize <"$T/records.jsonl" >"$T/first.jsonl"
+	pc-normalize <"$T/records.jsonl" >"$T/second.jsonl"
+	schema_ok e2e-evidence "$T/first.jsonl"
+	cmp "$T/first.jsonl" "$T/second.jsonl" || fail "two normalizations differ:
+$(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
+	# and from another working directory (the record names absolute paths)
+	(cd "$T" && pc-normalize <"$T/records.jsonl" >"$T/third.jsonl")
+	cmp "$T/first.jsonl" "$T/third.jsonl" || fail "normalizing from another directory differs"
+}
+
+@test "a relative --output still records absolute job and trial directories" {
+	exec_select "$ID"
+	mkdir -p "$T/work"
+	cd "$T/work"
+	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-run-bub --output rel-out <"$T/selection.jsonl"
+	assert_exit 0
+	save_stdout "$T/records.jsonl"
+	[[ $(rec_r .status) == completed ]] || fail "run failed: $(rec .errors)"
+	local trial
+	trial=$(trial_dir)
+	[[ $trial == /* ]] || fail "trial_dir is relative: $trial"
+	[[ $(rec_r .job_dir) == /* ]] || fail "job_dir is relative: $(rec_r .job_dir)"
+	[[ -d $trial ]] || fail "no trial directory at $trial"
+	# The Harbor contract: trial_uri is the file:// URI of the resolved trial dir.
+	local uri
+	uri=$(jq -r .trial_uri "$T/work/rel-out/$ID/harbor-jobs"/*/*/result.json)
+	[[ $uri == file:///* ]] || fail "trial_uri is not an absolute file URI: $uri"
+	# A saved record normalizes from anywhere.
+	cd "$T"
+	exec_normalize
+	[[ $(jq -r .harbor.trial_name "$T/replays.jsonl") != null ]] || fail "replay lost the Harbor trial result"
+	[[ $(jq '.native_artifacts | length' "$T/replays.jsonl") == 6 ]] || fail "replay lost the native ACP artifacts"
+}
+
+@test "task_checksum is computed from the task directory as run, not copied from the selection" {
+	copy_catalog "$T/cat"
+	run --separate-stderr pc-select --manifests "$T/cat/manifests" --root "$T/cat" --id "$ID"
+	assert_exit 0
+	save_stdout "$T/selection.jsonl"
+	local task="$T/cat/manifests/harbor-tasks/$ID" pinned now
+	pinned=$(jq -r .task.checksum "$T/selection.jsonl")
+	# The task changes between selection and run.
+	echo "changed after selection" >"$task/steps/capture/notes.txt"
+	now=$(harbor_checksum "$task")
+	[[ $now != "$pinned" ]] || fail "the change did not change the checksum"
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 0
+	[[ $(jq -r .task_checksum "$(trial_dir)/result.json") == "$now" ]] ||
+		fail "trial result.json task_checksum is $(jq -r .task_checksum "$(trial_dir)/result.json"); the task as run hashes to $now (the selection said $pinned)"
+	exec_normalize
+	exec_evaluate
+	[[ $(jq -c '.cases[0].assertions.task_provenance_matches.value' "$T/evals.jsonl") == false ]] ||
+		fail "task_provenance_matches holds for a task that changed"
+}
+
+@test "stopped server: a failed record naming readiness, and an inconclusive verdict" {
+	exec_select "$ID"
+	POWERCONTEXT_CLIENT_SERVER_URL=$(exec_closed_url)
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 0
+	[[ $(rec 'length' -s) == 1 ]] || fail "expected one record: $output"
+	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
+	assert_contains "$(rec_r '.errors[0]')" "readiness" "first error"
+	assert_contains "$(rec_r '.errors[0]')" "$POWERCONTEXT_CLIENT_SERVER_URL" "first error"
+	exec_normalize
+	exec_evaluate
+	assert_exit 3
+	exec_report
+	assert_exit 3
+	assert_contains "$output" "inconclusive" "report"
+	assert_contains "$output" "readiness" "report"
+}
+
+@test "server answering 401: a failed record naming HTTP 401, and the token appears nowhere" {
+	exec_select "$ID"
+	POWERCONTEXT_CLIENT_SERVER_URL=$(exec_server_url auth)
+	export POWERCONTEXT_CLIENT_API_TOKEN=wrong
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
+	[[ $(rec '[.errors[] | select(contains("HTTP 401"))] | length') -ge 1 ]] || fail "no HTTP 401 error: $(rec .errors)"
+	printf '%s\n%s\n' "$output" "$stderr" >"$T/streams.txt"
+	exec_normalize --output "$OUT"
+	printf '%s\n%s\n' "$output" "$stderr" >>"$T/streams.txt"
+	exec_evaluate --output "$OUT"
+	assert_exit 3
+	printf '%s\n%s\n' "$output" "$stderr" >>"$T/streams.txt"
+	[[ -d $OUT ]] || fail "no output directory"
+	refute_secret wrong "$OUT" "$T/streams.txt"
+}
+
+@test "agent crash: failed record naming the step and the exit status" {
+	peer_failure crash "exit 3"
+	[[ $(jq -r '.payload.update.content.text' "$(trial_dir)/steps/capture/agent/acp-events.jsonl") == "peer crashing" ]] ||
+		fail "the chunk sent before the crash was not recorded"
+}
+
+@test "agent hang past --agent-timeout: failed record naming the timeout, no peer left behind" {
+	peer_failure hang "timed out" --agent-timeout 3
+	[[ $(jq -r .error.type "$(trial_dir)/steps/capture/agent/acp-summary.json") == AgentTimeoutError ]] ||
+		fail "exception type: $(jq -r .error.type "$(trial_dir)/steps/capture/agent/acp-summary.json")"
+}
+
+@test "agent printing non-JSON: failed record naming the non-JSON line" {
+	peer_failure garbage "non-JSON"
+	assert_contains "$(rec_r '.errors[0]')" "this is not json" "first error"
+}
+
+@test "agent closing its stdout: failed record naming the closed output" {
+	# The peer then sleeps without exiting: only the closed pipe tells.
+	# A generous --agent-timeout keeps a missed close from stalling the suite.
+	peer_failure close "closed" --agent-timeout 5
+}
+
+@test "agent answering with a JSON-RPC error: failed record naming the code" {
+	peer_failure error "-32603"
+	assert_contains "$(rec_r '.errors[0]')" "session/prompt" "first error"
+}
+
+@test "agent that cannot start: failed record naming initialize" {
+	exec_select "$ID"
+	exec_run_bub "$T/selection.jsonl" --agent "$T/no-such-agent"
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
+	assert_contains "$(rec_r '.errors[0]')" "step capture: " "first error"
+	assert_contains "$(rec_r '.errors[0]')" "initialize" "first error"
+	assert_contains "$(rec_r '.environment.adapter_version')" "unknown" "adapter_version"
+	assert_json_files "$(trial_dir)/steps/capture/agent/acp-summary.json"
+	exec_normalize
+	exec_evaluate
+	assert_exit 3
+}
+
+@test "secrets: BUB_API_KEY and the PowerContext token reach no artifact and no stream" {
+	local key=sk-test-secret-123
+	exec_select "$ID"
+	POWERCONTEXT_CLIENT_SERVER_URL=$(exec_server_url auth)
+	export POWERCONTEXT_CLIENT_API_TOKEN="$AUTH_TOKEN" BUB_API_KEY="$key"
+	run_completed "$T/selection.jsonl"
+	printf '%s\n%s\n' "$output" "$stderr" >"$T/streams.txt"
+	exec_normalize --output "$OUT"
+	printf '%s\n%s\n' "$output" "$stderr" >>"$T/streams.txt"
+	exec_evaluate --output "$OUT"
+	assert_exit 0
+	printf '%s\n%s\n' "$output" "$stderr" >>"$T/streams.txt"
+	exec_report --output "$OUT"
+	assert_exit 0
+	printf '%s\n%s\n' "$output" "$stderr" >>"$T/streams.txt"
+	assert_files "$OUT/$ID/replay.json" "$OUT/$ID/eval-report.json" "$OUT/$ID/report.md"
+	refute_secret "$key" "$OUT" "$T/streams.txt"
+	refute_secret "$AUTH_TOKEN" "$OUT" "$T/streams.txt"
+}
+
+@test "model-backed workload without BUB_MODEL: refused before anything runs" {
+	exec_select terminal-bench-db-wal-recovery
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 1
+	assert_stdout_empty
+	assert_stderr_contains terminal-bench-db-wal-recovery BUB_MODEL
+	[[ ! -e $OUT ]] || fail "pc-run-bub created $OUT: $(find "$OUT")"
+	[[ -z $(ls -A "$TMPDIR") ]] || fail "pc-run-bub left files in TMPDIR: $(ls -A "$TMPDIR")"
+}
+
+@test "pc-run-bub usage and input errors" {
+	exec_select "$ID"
+	exec_run_bub "$T/selection.jsonl" --runner harbor
+	assert_exit 1
+	assert_stdout_empty
+	assert_stderr_contains "harbor runner" "--runner local"
+	[[ ! -e $OUT ]] || fail "--runner harbor created $OUT"
+
+	exec_run_bub "$T/selection.jsonl" --runner bogus
+	assert_exit 64
+	assert_stdout_empty
+	assert_stderr_contains "--runner"
+
+	exec_run_bub "$T/selection.jsonl" --agent-timeout 0
+	assert_exit 64
+	exec_run_bub "$T/selection.jsonl" --agent-timeout soon
+	assert_exit 64
+
+	exec_run_bub /dev/null
+	assert_exit 1
+	assert_stdout_empty
+	assert_stderr_contains "no selections"
+
+	# A run record is not a selection (made without a server: it fails fast).
+	POWERCONTEXT_CLIENT_SERVER_URL=$(exec_closed_url)
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 0
+	cp "$T/records.jsonl" "$T/a-record.jsonl"
+	exec_run_bub "$T/a-record.jsonl"
+	assert_exit 1
+	assert_stdout_empty
+	assert_stderr_contains "stdin:1" "powercontext.e2e-selection/v1"
+	[[ -z $(ls -A "$TMPDIR") ]] || fail "pc-run-bub left files in TMPDIR: $(ls -A "$TMPDIR")"
+}
