@@ -594,22 +594,6 @@ static jv evaluate(jv replay, const char *prefix, int *verdict)
 	return doc;
 }
 
-static int write_report(const char *outdir, const struct redactor *r, jv doc,
-			struct pc_err *e)
-{
-	jv safe = redact_jv(r, jv_copy(doc));
-	jv name = jv_getpath(jv_copy(safe), JV_ARRAY(jv_string("cases"), jv_number(0),
-						     jv_string("name")));
-	char *dir = io_join(outdir, jv_string_value(name));
-	char *text = json_pretty(safe);
-	int rc = io_write_artifact(dir, "eval-report.json", text, strlen(text), e);
-
-	free(text);
-	free(dir);
-	jv_free(name);
-	return rc;
-}
-
 struct options {
 	const char *prefix;
 	const char *output;
@@ -620,29 +604,23 @@ static int parse_args(int argc, char **argv, struct options *o)
 	static const struct option longs[] = {
 		{ "experiment-prefix", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		STAGE_STANDARD_OPTIONS,
 	};
+	const struct stage_cli cli = { "pc-evaluate", usage, "", longs, argc, argv };
 	int c;
 
 	o->prefix = "e2e";
 	o->output = NULL;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
-		switch (c) {
-		case 'p': o->prefix = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'h': fputs(usage, stdout); return -2;
-		case 'V': puts("pc-evaluate " PC_VERSION); return -2;
-		default:
-			return stage_usage_error("pc-evaluate", usage, "unknown or incomplete option");
-		}
+	while ((c = stage_option(&cli)) >= 0) {
+		if (c == 'p')
+			o->prefix = optarg;
+		else
+			o->output = optarg;
 	}
-	if (optind < argc)
-		return stage_usage_error("pc-evaluate", usage, "unexpected argument");
+	if (c != STAGE_END)
+		return c;
 	if (!*o->prefix)
-		return stage_usage_error("pc-evaluate", usage, "--experiment-prefix must not be empty");
+		return stage_usage_error("pc-evaluate", usage, "--experiment-prefix must not be empty"), STAGE_USAGE;
 	return 0;
 }
 
@@ -656,10 +634,8 @@ int main(int argc, char **argv)
 	long line;
 	jv replay;
 
-	if (rc == -2)
-		return EXIT_OK;
 	if (rc != 0)
-		return rc;
+		return stage_option_exit(rc);
 	redactor_init(&red, environ);
 	json_reader_init(&in, stdin, "stdin");
 	while ((got = stage_next(&in, SCHEMA_EVIDENCE, &doc_replay, &replay, &line, &e)) != 0) {
@@ -671,10 +647,18 @@ int main(int argc, char **argv)
 		}
 		int verdict;
 		jv doc = evaluate(replay, o.prefix, &verdict);
+		jv id = jv_getpath(jv_copy(replay), JV_ARRAY(jv_string("task"), jv_string("id")));
 		jv_free(replay);
 		n++;
-		if ((o.output && write_report(o.output, &red, doc, &e) != 0) ||
-		    stage_emit(&red, doc, &e) != 0) {
+		int failed = o.output && stage_write_artifact(o.output, jv_string_value(id),
+							      "eval-report.json", &red,
+							      jv_copy(doc), &e) != 0;
+		if (failed)
+			jv_free(doc);
+		else
+			failed = stage_emit(&red, doc, &e) != 0;
+		jv_free(id);
+		if (failed) {
 			status = stage_worst(status, stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg));
 			break;
 		}

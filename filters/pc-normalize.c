@@ -265,27 +265,13 @@ static jv normalize(jv record)
 	return replay;
 }
 
-static int write_replay(const char *outdir, jv replay, struct pc_err *e)
-{
-	jv id = jv_getpath(jv_copy(replay), JV_ARRAY(jv_string("task"), jv_string("id")));
-	char *dir = io_join(outdir, jv_string_value(id));
-	char *text = json_pretty(replay);
-	int rc = io_write_artifact(dir, "replay.json", text, strlen(text), e);
-
-	free(text);
-	free(dir);
-	jv_free(id);
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		STAGE_STANDARD_OPTIONS,
 	};
+	const struct stage_cli cli = { "pc-normalize", usage, "", longs, argc, argv };
 	const char *output = NULL;
 	struct redactor red;
 	struct json_reader in;
@@ -294,17 +280,10 @@ int main(int argc, char **argv)
 	long line;
 	jv record;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
-		switch (c) {
-		case 'o': output = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		case 'V': puts("pc-normalize " PC_VERSION); return EXIT_OK;
-		default: return stage_usage_error("pc-normalize", usage, "unknown or incomplete option");
-		}
-	}
-	if (optind < argc)
-		return stage_usage_error("pc-normalize", usage, "unexpected argument");
+	while ((c = stage_option(&cli)) >= 0)
+		output = optarg;
+	if (c != STAGE_END)
+		return stage_option_exit(c);
 	redactor_init(&red, environ);
 	json_reader_init(&in, stdin, "stdin");
 	while ((got = stage_next(&in, SCHEMA_RUN, &doc_run, &record, &line, &e)) != 0) {
@@ -314,11 +293,18 @@ int main(int argc, char **argv)
 				break;
 			continue;
 		}
-		jv replay = redact_jv(&red, normalize(record));
+		jv replay = normalize(record);
+		jv id = jv_getpath(jv_copy(record), JV_ARRAY(jv_string("workload"), jv_string("id")));
 		jv_free(record);
 		n++;
-		if ((output && write_replay(output, jv_copy(replay), &e) != 0) ||
-		    stage_emit(&red, replay, &e) != 0) {
+		int failed = output && stage_write_artifact(output, jv_string_value(id), "replay.json",
+							    &red, jv_copy(replay), &e) != 0;
+		if (failed)
+			jv_free(replay);
+		else
+			failed = stage_emit(&red, replay, &e) != 0;
+		jv_free(id);
+		if (failed) {
 			status = stage_die("pc-normalize", &red, EXIT_INVALID, e.msg);
 			break;
 		}

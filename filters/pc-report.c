@@ -418,34 +418,28 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		STAGE_STANDARD_OPTIONS,
 	};
+	const struct stage_cli cli = { "pc-report", usage, "v", longs, argc, argv };
 	static const char *const formats[] = { "text", "markdown", "json", "junit", NULL };
 	int c, known = 0;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "v", longs, NULL)) != -1) {
+	while ((c = stage_option(&cli)) >= 0) {
 		switch (c) {
 		case 'f': o->format = optarg; break;
 		case 'o': o->output = optarg; break;
-		case 'v': o->verbose = 1; break;
-		case 'h': fputs(usage, stdout); return -2;
-		case 'V': puts("pc-report " PC_VERSION); return -2;
-		default:
-			return stage_usage_error("pc-report", usage, "unknown or incomplete option");
+		default: o->verbose = 1;
 		}
 	}
-	if (optind < argc)
-		return stage_usage_error("pc-report", usage, "unexpected argument");
+	if (c != STAGE_END)
+		return c;
 	if (!o->format)
 		o->format = isatty(STDOUT_FILENO) ? "text" : "markdown";
 	for (const char *const *f = formats; *f; f++)
 		known = known || !strcmp(*f, o->format);
 	if (!known)
 		return stage_usage_error("pc-report", usage,
-					 "--format must be text, markdown, json or junit");
+					 "--format must be text, markdown, json or junit"), STAGE_USAGE;
 	return 0;
 }
 
@@ -505,7 +499,8 @@ static int run(const struct options *o, const struct redactor *red)
 	struct sbuf b = {0};
 	struct pc_err e;
 	int status = read_cases(&cs, red);
-	int color = !strcmp(o->format, "text") && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	const char *no_color = getenv("NO_COLOR");  /* no-color.org: only a non-empty value counts */
+	int color = !strcmp(o->format, "text") && isatty(STDOUT_FILENO) && !(no_color && *no_color);
 	struct style st = color
 		? (struct style){ { "\033[32m", "\033[31m", "\033[33m" }, "\033[0m", "\033[2m" }
 		: (struct style){ { "", "", "" }, "", "" };
@@ -541,10 +536,8 @@ int main(int argc, char **argv)
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 
-	if (rc == -2)
-		return EXIT_OK;
 	if (rc != 0)
-		return rc;
+		return stage_option_exit(rc);
 	redactor_init(&red, environ);
 	rc = run(&o, &red);
 	redactor_free(&red);

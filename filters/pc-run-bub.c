@@ -50,6 +50,7 @@ struct options {
 /* What one run needs and gathers. */
 struct run {
 	const struct options *opt;
+	const struct redactor *red;
 	const struct pc_client *client;
 	const char *project;
 	const char *agent_cmd;
@@ -721,6 +722,24 @@ static void execute(struct run *r, jv *readiness, jv *before)
 	jv_free(task);
 }
 
+/* Agents, verifiers and this runner all write under the job directory;
+ * none of it may keep a secret. */
+static void scrub(struct run *r)
+{
+	jv files = io_find_files(r->job_dir, NULL);
+	struct pc_err e;
+
+	jv_array_foreach(files, i, rel) {
+		(void)i;
+		char *path = io_join(r->job_dir, jv_string_value(rel));
+		if (redact_file(r->red, path, &e) != 0)
+			add_error(r, "%s", e.msg);
+		free(path);
+		jv_free(rel);
+	}
+	jv_free(files);
+}
+
 static jv run_workload(struct run *r, const char *outdir, const char *commit)
 {
 	const char *id = json_str(r->workload, "id");
@@ -740,6 +759,7 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	harbor_now(started);
 	progress(r, "run %s", r->run_id);
 	execute(r, &readiness, &before);
+	scrub(r);
 	if (jv_get_kind(readiness) != JV_KIND_NULL) {
 		if (pc_list_entries(r->client, r->scope, &after, &e) != 0)
 			add_error(r, "final Memory: %s", e.msg), after = jv_null();
@@ -800,34 +820,27 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "agent", required_argument, NULL, 'a' },
 		{ "agent-timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		STAGE_STANDARD_OPTIONS,
 	};
+	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
 	char *end;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+	while ((c = stage_option(&cli)) >= 0) {
 		switch (c) {
 		case 'r': o->runner = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'a': o->agent = optarg; break;
-		case 't':
+		default:
 			o->agent_timeout = strtod(optarg, &end);
 			if (*end || o->agent_timeout <= 0)
-				return stage_usage_error("pc-run-bub", usage, "--agent-timeout must be a positive number of seconds");
-			break;
-		case 'h': fputs(usage, stdout); return -2;
-		case 'V': puts("pc-run-bub " PC_VERSION); return -2;
-		default:
-			return stage_usage_error("pc-run-bub", usage, "unknown or incomplete option");
+				return stage_usage_error("pc-run-bub", usage, "--agent-timeout must be a positive number of seconds"), STAGE_USAGE;
 		}
 	}
-	if (optind < argc)
-		return stage_usage_error("pc-run-bub", usage, "unexpected argument");
+	if (c != STAGE_END)
+		return c;
 	if (strcmp(o->runner, "local") && strcmp(o->runner, "harbor"))
-		return stage_usage_error("pc-run-bub", usage, "--runner must be local or harbor");
+		return stage_usage_error("pc-run-bub", usage, "--runner must be local or harbor"), STAGE_USAGE;
 	return 0;
 }
 
@@ -995,7 +1008,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 	commit = commit_id(project);
 	int n = jv_array_length(jv_copy(selections));
 	jv_array_foreach(selections, i, sel) {
-		struct run r = { .opt = o, .client = &client, .project = project, .agent_cmd = agent,
+		struct run r = { .opt = o, .red = red, .client = &client, .project = project, .agent_cmd = agent,
 				 .selection = sel, .workload = json_get(sel, "workload"),
 				 .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
 		if (status == EXIT_OK) {
@@ -1023,10 +1036,8 @@ int main(int argc, char **argv)
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 
-	if (rc == -2)
-		return EXIT_OK;
 	if (rc != 0)
-		return rc;
+		return stage_option_exit(rc);
 	redactor_init(&red, environ);
 	rc = run_all(&o, &red);
 	redactor_free(&red);

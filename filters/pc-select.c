@@ -40,28 +40,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "root", required_argument, NULL, 'r' },
 		{ "id", required_argument, NULL, 'i' },
 		{ "category", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		STAGE_STANDARD_OPTIONS,
 	};
+	const struct stage_cli cli = { "pc-select", usage, "", longs, argc, argv };
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+	while ((c = stage_option(&cli)) >= 0) {
 		switch (c) {
 		case 'm': o->manifests = optarg; break;
 		case 'r': o->root = optarg; break;
 		case 'i': o->ids = jv_array_append(o->ids, jv_string(optarg)); break;
-		case 'c': o->categories = jv_array_append(o->categories, jv_string(optarg)); break;
-		case 'h': fputs(usage, stdout); return -2;
-		case 'V': puts("pc-select " PC_VERSION); return -2;
-		default:
-			return stage_usage_error("pc-select", usage, "unknown or incomplete option");
+		default: o->categories = jv_array_append(o->categories, jv_string(optarg));
 		}
 	}
-	if (optind < argc)
-		return stage_usage_error("pc-select", usage, "unexpected argument");
-	return 0;
+	return c == STAGE_END ? 0 : c;
 }
 
 /* The selection line of w; for a local task, after checking its checksum. */
@@ -86,8 +78,9 @@ static int selection(const struct workload *w, const char *root, jv *out,
 		else if (harbor_task_checksum(real, hex, e) != 0)
 			rc = pc_wrap(e, "%s: ", w->path);
 		else if (strcmp(hex, pinned))
-			rc = pc_fail(e, "%s: dataset.checksum: task %s changed: the manifest pins %s, "
-				     "the task directory hashes to %s", w->path, rel, pinned, hex);
+			rc = pc_fail(e, "%s:%d:%d: dataset.checksum: task %s changed: the manifest pins %s, "
+				     "the task directory hashes to %s", w->path, w->checksum_line,
+				     w->checksum_column, rel, pinned, hex);
 		task = JV_OBJECT(jv_string("kind"), jv_string("local"),
 				 jv_string("dir"), jv_string(real), jv_string("checksum"), jv_string(hex));
 		free(rel);
@@ -114,6 +107,7 @@ static int run(const struct options *o, const struct redactor *red)
 
 	if (catalog_load(&cat, o->manifests, o->root, stderr) != 0) {
 		catalog_free(&cat);
+		jv_free(lines);
 		return stage_die("pc-select", red, EXIT_INVALID, "invalid workload catalog; nothing selected");
 	}
 	selected = pc_xmalloc((size_t)cat.n * sizeof *selected);
@@ -128,6 +122,9 @@ static int run(const struct options *o, const struct redactor *red)
 		else
 			lines = jv_array_append(lines, line);
 	}
+	if (status == EXIT_OK && jv_array_length(jv_copy(lines)) == 0)
+		status = stage_die("pc-select", red, EXIT_INVALID,
+				   "no workload selected: no workload is in the category \"acceptance\"");
 	jv_array_foreach(lines, i, line) {
 		(void)i;
 		if (status == EXIT_OK && stage_emit(red, line, &e) != 0)
@@ -151,8 +148,8 @@ int main(int argc, char **argv)
 		redactor_init(&red, environ);
 		rc = run(&o, &red);
 		redactor_free(&red);
-	} else if (rc == -2)
-		rc = EXIT_OK;
+	} else
+		rc = stage_option_exit(rc);
 	jv_free(o.ids);
 	jv_free(o.categories);
 	return rc;

@@ -396,6 +396,14 @@ e2e:second-workload"
 	assert_output "Observed 1; required 2."
 }
 
+@test "a huge minimum_in_run_contexts is compared and printed without overflow" {
+	# regression: the threshold was cast to long long (undefined beyond 2^63)
+	evaluate '.task.evaluation.thresholds.minimum_in_run_contexts = 1e20 | .capture_records = [ctx("ready"; 10)]'
+	assert_status 2
+	run reason memory_recalled_during_run
+	assert_output "Observed 1; required 100000000000000000000."
+}
+
 @test "empty expected_memory: no expected_memory_recorded assertion at all" {
 	evaluate '.task.evaluation.expected_memory = []'
 	assert_status 0
@@ -487,7 +495,7 @@ e2e:second-workload"
 	} >"$T/in.jsonl"
 	run --separate-stderr pc-evaluate <"$T/in.jsonl"
 	assert_status 1
-	assert_stderr_contains "stdin:3: malformed JSON"
+	assert_stderr_contains "stdin:3:54: malformed JSON (in the text starting on line 3): Unmatched '}'"
 	# the two replays before it were evaluated; nothing after it is read
 	save_stdout "$T/out.jsonl"
 	schema_ok e2e-evaluation "$T/out.jsonl"

@@ -108,15 +108,23 @@ crlf-compact"
 	{ sed 's/$/\r/' "$ACCEPTED"; printf '{"schema": nope}\r\n'; } >"$T/in.json"
 	evaluate_stream "$T/in.json"
 	assert_status 1
-	assert_stderr_contains "stdin:$((LINES_PRETTY + 1)): malformed JSON"
+	assert_stderr_contains "stdin:$((LINES_PRETTY + 1)):16: malformed JSON (in the text starting on line $((LINES_PRETTY + 1))): Invalid literal"
 	schema_ok e2e-evaluation "$T/out.jsonl"
+}
+
+@test "a malformed text is not quoted back in the error (it may be large or secret)" {
+	{ replay . -c; printf '{"schema": "x", "secret": "do-not-echo", "n": tru}\n'; } >"$T/in.json"
+	evaluate_stream "$T/in.json"
+	assert_status 1
+	assert_stderr_contains "stdin:2:"
+	[[ $stderr != *do-not-echo* ]]
 }
 
 @test "a truncated last document names its starting line" {
 	{ replay . -c; cat "$ACCEPTED"; head -c 2000 "$ACCEPTED"; } >"$T/in.json"
 	evaluate_stream "$T/in.json"
 	assert_status 1
-	assert_stderr_contains "stdin:$((LINES_PRETTY + 2)): malformed JSON"
+	assert_stderr_contains "malformed JSON (in the text starting on line $((LINES_PRETTY + 2))): Unfinished string at EOF"
 	schema_ok e2e-evaluation "$T/out.jsonl"
 	[[ $(wc -l <"$T/out.jsonl") -eq 2 ]]
 }
@@ -125,7 +133,7 @@ crlf-compact"
 	{ replay . -c; printf '"unterminated {'; } >"$T/in.json"
 	evaluate_stream "$T/in.json"
 	assert_status 1
-	assert_stderr_contains "stdin:2: malformed JSON"
+	assert_stderr_contains "stdin:2:15: malformed JSON (in the text starting on line 2): Unfinished string at EOF"
 	schema_ok e2e-evaluation "$T/out.jsonl"
 	[[ $(wc -l <"$T/out.jsonl") -eq 1 ]]
 }

@@ -334,7 +334,7 @@ scope_started_empty: Scope started with 1 Memory entries."
 	run --separate-stderr pc-report --format text <"$T/in.jsonl"
 	assert_status 1
 	assert_stdout_empty
-	assert_stderr_contains "stdin:3: malformed JSON"
+	assert_stderr_contains "stdin:4:0: malformed JSON (in the text starting on line 3): Unfinished JSON term at EOF"
 }
 
 @test "a replay instead of an evaluation is rejected naming the expected schema" {

@@ -172,10 +172,9 @@ aa-first-id"
 	assert_stderr_contains "$T/missing: cannot read manifests"
 }
 
-@test "with no acceptance workload in the catalog the default selection is empty" {
-	run --separate-stderr pc-select --manifests "$REGISTRY_MANIFEST"
-	assert_status 0
-	assert_stdout_empty
+@test "with no acceptance workload in the catalog the default selection is an error" {
+	select_fails --manifests "$REGISTRY_MANIFEST"
+	assert_stderr_contains 'no workload selected: no workload is in the category "acceptance"'
 }
 
 # ---- roots and local tasks ----
@@ -215,6 +214,10 @@ aa-first-id"
 	select_fails
 	assert_stderr_contains "manifests/project-database-decision.yaml" "dataset.checksum" \
 		"$PINNED" "$computed"
+	# the error points at the pinned value's line and column
+	local at
+	at=$(grep -n 'checksum:' manifests/project-database-decision.yaml | cut -d: -f1)
+	assert_stderr_contains "manifests/project-database-decision.yaml:$at:3: dataset.checksum"
 }
 
 @test "a changed task file refuses an explicit selection including it" {
@@ -617,6 +620,37 @@ $(realpath "$T/repo/tasks/t")"
 	select_ok --manifests "$T/cat" --category smoke
 	run jq -r '"\(.workload.id) \(.workload.execution.model)", "\(.workload.id) \(.workload.evaluation.capture_events)"' "$T/selection.jsonl"
 	assert_output "$(sed 'p' <<<"${want%$'\n'}")"
+}
+
+@test "YAML merge keys fill what the mapping does not set, as in PyYAML" {
+	cat >"$T/m.yaml" <<-'EOF'
+	schema: powercontext.e2e-task/v1
+	id: merged
+	categories: [smoke]
+	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	execution: {}
+	evaluation:
+	  probes: [{id: p1, query: q}]
+	  thresholds:
+	    <<: [{groundedness: 0.5, probe_coverage: 0.5}, {capture_coverage: 0.25}]
+	    probe_coverage: 0.9
+	EOF
+	select_ok --manifests "$T/m.yaml" --category smoke
+	run jq -c .workload.evaluation.thresholds "$T/selection.jsonl"
+	assert_output '{"capture_coverage":0.25,"groundedness":0.5,"probe_coverage":0.9,"minimum_in_run_contexts":0}'
+}
+
+@test "a merge key with a scalar value is an error naming file:line:col" {
+	cat >"$T/m.yaml" <<-'EOF'
+	schema: powercontext.e2e-task/v1
+	id: merged
+	categories: [smoke]
+	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	execution: {<<: 3}
+	evaluation: {probes: [{id: p1, query: q}]}
+	EOF
+	select_fails --manifests "$T/m.yaml" --category smoke
+	assert_stderr_contains "$T/m.yaml:5:13: a merge key (<<) needs a mapping"
 }
 
 @test "y and n are strings, not booleans, as in PyYAML" {

@@ -49,7 +49,8 @@ static int list_files(const char *path, char ***files, int *n, struct pc_err *e)
 		(*files)[(*n)++] = io_join(path, d->d_name);
 	}
 	closedir(dp);
-	qsort(*files, (size_t)*n, sizeof **files, by_name);
+	if (*n > 1)
+		qsort(*files, (size_t)*n, sizeof **files, by_name);
 	if (*n == 0)
 		return pc_fail(e, "%s: no *.yaml workload manifests", path);
 	return 0;
@@ -145,6 +146,7 @@ static int load_one(struct workload *w, const char *file, const char *root,
 		fprintf(errs, "%s\n", e.msg);
 		return -1;
 	}
+	yaml_marks_find(&marks, "dataset.checksum", &w->checksum_line, &w->checksum_column);
 	rc = shape_normalize(&doc_manifest, raw, &w->manifest, &se);
 	jv_free(raw);
 	if (rc != 0)

@@ -19,6 +19,7 @@ struct workload {
 	char *path;                         /* the manifest file */
 	char sha256[SHA256_HEX_LEN + 1];    /* of the manifest file */
 	jv manifest;                        /* normalized */
+	int checksum_line, checksum_column; /* of dataset.checksum, for errors */
 };
 
 struct catalog {

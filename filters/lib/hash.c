@@ -147,7 +147,8 @@ static int hash_dir(const char *dir, char hex[SHA256_HEX_LEN + 1], int *empty,
 	closedir(dp);
 	if (rc == 0) {
 		*empty = n == 0;
-		qsort(entries, n, sizeof *entries, entry_cmp);
+		if (n > 1)
+			qsort(entries, n, sizeof *entries, entry_cmp);
 		size_t total = 0;
 		for (size_t i = 0; i < n; i++)
 			total += entries[i].len + (i ? 2 : 0);

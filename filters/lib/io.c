@@ -86,6 +86,16 @@ int io_write_artifact(const char *dir, const char *name, const char *data,
 	return rc;
 }
 
+static int wanted(const char *const *names, const char *name)
+{
+	if (!names)
+		return 1;
+	for (; *names; names++)
+		if (!strcmp(*names, name))
+			return 1;
+	return 0;
+}
+
 static void walk(const char *root, const char *rel, const char *const *names,
 		 int depth, jv *found)
 {
@@ -101,10 +111,8 @@ static void walk(const char *root, const char *rel, const char *const *names,
 		struct stat st;
 		if (stat(full, &st) == 0 && S_ISDIR(st.st_mode))
 			walk(root, child, names, depth + 1, found);
-		else if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
-			for (const char *const *n = names; *n; n++)
-				if (!strcmp(*n, d->d_name))
-					*found = jv_array_append(*found, jv_string(child));
+		else if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && wanted(names, d->d_name))
+			*found = jv_array_append(*found, jv_string(child));
 		free(full);
 		free(child);
 	}

@@ -21,7 +21,7 @@ int io_write_artifact(const char *dir, const char *name, const char *data,
 		      size_t len, struct pc_err *e);
 
 /* Relative paths of the regular files under root whose base name is one of
- * names (NULL-terminated), sorted part by part like Python's sorted(rglob()):
+ * names (NULL-terminated; NULL for every file), sorted part by part like Python's sorted(rglob()):
  * "a/x" before "a-b/x".  Links are followed; a missing root gives []. */
 jv io_find_files(const char *root, const char *const *names);
 

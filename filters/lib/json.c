@@ -133,6 +133,23 @@ static int skip_ws(struct json_reader *r, struct pc_err *e)
 	}
 }
 
+/* jq says "<what> at line L, column C (while parsing '<the whole text>')",
+ * with L counted from the text's start: name the stream line instead and
+ * leave the text out (it can be large, and it is the user's data). */
+static int parse_error(const struct json_reader *r, long start, const char *msg,
+		       struct pc_err *e)
+{
+	const char *at = strstr(msg, " at line ");
+	long line, column;
+
+	if (at && sscanf(at, " at line %ld, column %ld", &line, &column) == 2)
+		return pc_fail(e, "%s:%ld:%ld: malformed JSON (in the text starting on line %ld): %.*s",
+			       r->name, start + line - 1, column, start, (int)(at - msg), msg);
+	const char *cut = strstr(msg, " (while parsing");
+	return pc_fail(e, "%s:%ld: malformed JSON: %.*s", r->name, start,
+		       cut ? (int)(cut - msg) : (int)strlen(msg), msg);
+}
+
 int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 		     struct pc_err *e)
 {
@@ -155,9 +172,8 @@ int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 	r->pos += s.at;
 	if (!jv_is_valid(v)) {
 		jv msg = jv_invalid_get_msg(v);
-		pc_fail(e, "%s:%ld: malformed JSON: %s", r->name, *start_line,
-			jv_get_kind(msg) == JV_KIND_STRING ? jv_string_value(msg)
-							   : "unknown error");
+		parse_error(r, *start_line, jv_get_kind(msg) == JV_KIND_STRING
+			    ? jv_string_value(msg) : "unknown error", e);
 		jv_free(msg);
 		r->eof = 1;  /* cannot resynchronise after a broken text */
 		r->pos = r->len;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "io.h"
 #include "text.h"
 
 static int is_secret_name(const char *name, size_t len)
@@ -78,33 +79,73 @@ void redactor_free(struct redactor *r)
 	r->n = 0;
 }
 
-static char *replace_all(const char *s, const char *needle)
+static const char *find(const char *s, size_t n, const char *needle, size_t nl)
 {
-	struct sbuf b = {0};
-	size_t nl = strlen(needle);
-	const char *hit;
+	for (size_t i = 0; i + nl <= n; i++)
+		if (s[i] == needle[0] && !memcmp(s + i, needle, nl))
+			return s + i;
+	return NULL;
+}
 
-	while ((hit = strstr(s, needle))) {
-		sbuf_addn(&b, s, (size_t)(hit - s));
-		sbuf_add(&b, REDACTED);
-		s = hit + nl;
+/* Every secret replaced in the bytes (s, *n); NULL when none occurs. */
+static char *redact_bytes(const struct redactor *r, const char *s, size_t *n)
+{
+	char *cur = NULL;
+
+	for (int i = 0; i < r->n; i++) {
+		const char *text = cur ? cur : s, *hit, *p = text;
+		size_t nl = strlen(r->needles[i]), left = *n;
+		struct sbuf b = {0};
+		if (!find(text, *n, r->needles[i], nl))
+			continue;
+		while ((hit = find(p, left, r->needles[i], nl))) {
+			sbuf_addn(&b, p, (size_t)(hit - p));
+			sbuf_add(&b, REDACTED);
+			left -= (size_t)(hit - p) + nl;
+			p = hit + nl;
+		}
+		sbuf_addn(&b, p, left);
+		*n = b.len;
+		free(cur);
+		cur = sbuf_take(&b);
 	}
-	sbuf_add(&b, s);
-	return sbuf_take(&b);
+	return cur;
 }
 
 char *redact_string(const struct redactor *r, const char *s)
 {
-	char *cur = pc_xstrdup(s);
+	size_t n = strlen(s);
+	char *out = redact_bytes(r, s, &n);
 
-	for (int i = 0; i < r->n; i++) {
-		if (!strstr(cur, r->needles[i]))
-			continue;
-		char *next = replace_all(cur, r->needles[i]);
-		free(cur);
-		cur = next;
+	return out ? out : pc_xstrdup(s);
+}
+
+int redact_file(const struct redactor *r, const char *path, struct pc_err *e)
+{
+	FILE *f;
+	struct sbuf b = {0};
+	char chunk[65536];
+	size_t got;
+
+	if (r->n == 0)
+		return 0;
+	if (!(f = fopen(path, "rb")))
+		return pc_fail_errno(e, "%s: cannot open", path);
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		sbuf_addn(&b, chunk, got);
+	fclose(f);
+	size_t n = b.len;
+	char *text = sbuf_take(&b), *clean = redact_bytes(r, text, &n);
+	int rc = 0;
+	if (clean) {
+		char *dir = pc_xstrdup(path), *slash = strrchr(dir, '/');
+		*slash = '\0';
+		rc = io_write_artifact(dir, slash + 1, clean, n, e);
+		free(dir);
 	}
-	return cur;
+	free(clean);
+	free(text);
+	return rc;
 }
 
 static jv redact_str_jv(const struct redactor *r, jv s)

@@ -10,6 +10,8 @@
 
 #include <jv.h>
 
+#include "err.h"
+
 #define REDACTED "[REDACTED]"
 
 struct redactor {
@@ -26,5 +28,10 @@ char *redact_string(const struct redactor *r, const char *s);
 
 /* Deep copy of v (consumed) with every string and key redacted. */
 jv redact_jv(const struct redactor *r, jv v);
+
+/* Rewrite the file at path (atomically) if it holds a secret; byte-exact
+ * otherwise.  For evidence written by other processes (agent logs, capture
+ * logs, verifier output). */
+int redact_file(const struct redactor *r, const char *path, struct pc_err *e);
 
 #endif

@@ -1,7 +1,10 @@
 #include "stage.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "io.h"
 
 int stage_die(const char *prog, const struct redactor *r, int code,
 	      const char *msg)
@@ -17,6 +20,50 @@ int stage_usage_error(const char *prog, const char *usage, const char *msg)
 {
 	fprintf(stderr, "%s: %s\n%s", prog, msg, usage);
 	return EXIT_USAGE;
+}
+
+int stage_option(const struct stage_cli *cli)
+{
+	int c;
+
+	opterr = 0;
+	c = getopt_long(cli->argc, cli->argv, cli->shortopts, cli->longs, NULL);
+	switch (c) {
+	case 'h':
+		fputs(cli->usage, stdout);
+		return STAGE_DONE;
+	case 'V':
+		printf("%s %s\n", cli->prog, PC_VERSION);
+		return STAGE_DONE;
+	case '?': case ':':
+		stage_usage_error(cli->prog, cli->usage, "unknown option or missing option argument");
+		return STAGE_USAGE;
+	case -1:
+		if (optind < cli->argc) {
+			stage_usage_error(cli->prog, cli->usage, "unexpected argument");
+			return STAGE_USAGE;
+		}
+		return STAGE_END;
+	default:
+		return c;
+	}
+}
+
+int stage_option_exit(int result)
+{
+	return result == STAGE_DONE ? EXIT_OK : EXIT_USAGE;
+}
+
+int stage_write_artifact(const char *outdir, const char *id, const char *name,
+			 const struct redactor *r, jv doc, struct pc_err *e)
+{
+	char *dir = io_join(outdir, id);
+	char *text = json_pretty(redact_jv(r, doc));
+	int rc = io_write_artifact(dir, name, text, strlen(text), e);
+
+	free(text);
+	free(dir);
+	return rc;
 }
 
 int stage_next(struct json_reader *in, const char *schema,

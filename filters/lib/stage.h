@@ -27,6 +27,30 @@ enum {
 #define PC_VERSION "0.0.0"
 #endif
 
+/* Command lines.  Each filter lists its own long options followed by
+ * STAGE_STANDARD_OPTIONS and reads them with stage_option, which answers
+ * --help and --version, rejects unknown options and operands, and returns:
+ * the option's val, STAGE_END when the options are done, STAGE_DONE after
+ * --help/--version (exit 0) or STAGE_USAGE after a usage error (exit 64). */
+#define STAGE_STANDARD_OPTIONS \
+	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' }, \
+	{ NULL, 0, NULL, 0 }
+
+enum { STAGE_END = -1, STAGE_DONE = -2, STAGE_USAGE = -3 };
+
+struct option;
+struct stage_cli {
+	const char *prog, *usage, *shortopts;
+	const struct option *longs;
+	int argc;
+	char **argv;
+};
+
+int stage_option(const struct stage_cli *cli);
+
+/* The exit code for a stage_option result that ended parsing early. */
+int stage_option_exit(int result);
+
 /* Print "prog: message" to stderr (redacted) and return code. */
 int stage_die(const char *prog, const struct redactor *r, int code,
 	      const char *msg);
@@ -37,6 +61,11 @@ int stage_usage_error(const char *prog, const char *usage, const char *msg);
 /* Next document of the given schema and shape, normalized: 1, 0 at end, -1. */
 int stage_next(struct json_reader *in, const char *schema,
 	       const struct shape *shape, jv *out, long *line, struct pc_err *e);
+
+/* Write doc (consumed, redacted first) indented to outdir/<id>/name
+ * atomically. */
+int stage_write_artifact(const char *outdir, const char *id, const char *name,
+			 const struct redactor *r, jv doc, struct pc_err *e);
 
 /* Redact then write v (consumed) as one line on stdout. */
 int stage_emit(const struct redactor *r, jv v, struct pc_err *e);

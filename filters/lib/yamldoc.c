@@ -183,9 +183,36 @@ static char *child_path(const char *path, const char *key, int index)
 	return sbuf_take(&b);
 }
 
+/* Merge key "<<": its mapping (or list of mappings) supplies the keys the
+ * mapping does not set itself, as in PyYAML. */
+static int take_merge(struct loader *l, jv value, jv *merged, yaml_mark_t at)
+{
+	jv sources = jv_get_kind(value) == JV_KIND_ARRAY ? value : JV_ARRAY(value);
+	int rc = 0;
+
+	jv_array_foreach(sources, i, src) {
+		(void)i;
+		if (jv_get_kind(src) != JV_KIND_OBJECT)
+			rc = pc_fail(l->e, "%s:%zu:%zu: a merge key (<<) needs a mapping or a list of mappings",
+				     l->file, at.line + 1, at.column + 1);
+		else
+			jv_object_foreach(src, k, v) {
+				jv seen = jv_object_get(jv_copy(*merged), jv_copy(k));
+				if (!jv_is_valid(seen))
+					*merged = jv_object_set(*merged, jv_copy(k), jv_copy(v));
+				jv_free(seen);
+				jv_free(k);
+				jv_free(v);
+			}
+		jv_free(src);
+	}
+	jv_free(sources);
+	return rc;
+}
+
 static int parse_mapping(struct loader *l, const char *path, jv *out)
 {
-	jv map = jv_object();
+	jv map = jv_object(), merged = jv_object();
 	yaml_event_t ev;
 
 	for (;;) {
@@ -232,12 +259,28 @@ static int parse_mapping(struct loader *l, const char *path, jv *out)
 			jv_free(key);
 			goto fail;
 		}
-		map = jv_object_set(map, key, val);
+		if (!strcmp(jv_string_value(key), "<<")) {
+			jv_free(key);
+			if (take_merge(l, val, &merged, at) != 0)
+				goto fail;
+		} else
+			map = jv_object_set(map, key, val);
 	}
+	jv_object_foreach(merged, k, v) {
+		jv seen = jv_object_get(jv_copy(map), jv_copy(k));
+		if (jv_is_valid(seen)) {
+			jv_free(k);
+			jv_free(v);
+		} else
+			map = jv_object_set(map, k, v);
+		jv_free(seen);
+	}
+	jv_free(merged);
 	*out = map;
 	return 0;
 fail:
 	jv_free(map);
+	jv_free(merged);
 	return -1;
 }
 
