@@ -38,8 +38,9 @@ static const char usage[] =
 	"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n"
 	"  --runner local   run steps here, sandboxed with bubblewrap (default)\n"
 	"  --runner harbor  run through the Harbor CLI (needs Docker or a cloud sandbox)\n"
-	"  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, bub-acp-server on\n"
-	"                   PATH, else the comma-command stand-in for model-free workloads)\n"
+	"  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, the project's Bub\n"
+	"                   from pipelines/pc-bub, bub-acp-server on PATH, else the\n"
+	"                   comma-command stand-in for model-free workloads)\n"
 	"  --agent-timeout SEC  override the task's agent timeout\n";
 
 struct options {
@@ -54,6 +55,7 @@ struct run {
 	const struct pc_client *client;
 	const char *project;
 	const char *agent_cmd;
+	jv agent_adapter;        /* recorded identity of the agent, or null */
 	jv selection, workload;
 	char run_id[128], scope[160];
 	char *job_dir, *trial_dir, *trial_name;
@@ -664,17 +666,24 @@ static char *commit_id(const char *project)
 	return pc_xstrdup(*line ? line : "unknown");
 }
 
+/* What really ran: the recorded identity of the project's Bub when the
+ * agent confirmed it is Bub, else what the agent said in initialize. */
 static jv adapter_versions(const struct run *r)
 {
 	const char *name = json_str(r->agent_info, "name");
 	const char *version = json_str(r->agent_info, "version");
+	const char *recorded = json_str(r->agent_adapter, "adapter_version");
+	const char *protocol = json_str(r->agent_adapter, "adapter_protocol_version");
+
+	if (name && !strcmp(name, "bub") && recorded && protocol)
+		return JV_ARRAY(jv_string(recorded), jv_string(protocol));
 	char *adapter = name ? text_fmt("%s %s", name, version ? version : "unknown")
 			     : text_fmt("unknown (no agent answered initialize)");
-	char *protocol = text_fmt("ACP %g", r->protocol);
-	jv out = JV_ARRAY(jv_string(adapter), jv_string(protocol));
+	char *acp = text_fmt("ACP %g", r->protocol);
+	jv out = JV_ARRAY(jv_string(adapter), jv_string(acp));
 
 	free(adapter);
-	free(protocol);
+	free(acp);
 	return out;
 }
 
@@ -879,19 +888,47 @@ static int on_path(const char *name)
 	return found;
 }
 
-/* --agent, $PC_E2E_AGENT, bub-acp-server on PATH, else the stand-in;
- * selections is borrowed. */
-static char *resolve_agent(const struct options *o, const char *project, jv selections,
-			   struct pc_err *e)
+/* The agent to run and, for the project's own Bub install, the adapter
+ * identity its provisioning recorded (pipelines/pc-bub). */
+struct agent {
+	char *command;
+	jv adapter;   /* {adapter_version, adapter_protocol_version} or null */
+};
+
+static int project_bub(const char *project, struct agent *a)
+{
+	char *server = text_fmt("%s/.tools/bub-venv/bin/bub-acp-server", project);
+	char *identity = text_fmt("%s/.tools/bub-venv/pc-e2e-adapter.json", project);
+	struct pc_err ignored;
+	int found = access(server, X_OK) == 0 && json_read_file(identity, &a->adapter, &ignored) == 0;
+
+	if (found)
+		a->command = text_fmt("'%s'", server);
+	free(server);
+	free(identity);
+	return found;
+}
+
+/* --agent, $PC_E2E_AGENT, the project's Bub (.tools/bub-venv),
+ * bub-acp-server on PATH, else, for model-free workloads only, the
+ * comma-command stand-in; selections is borrowed. */
+static int resolve_agent(const struct options *o, const char *project, jv selections,
+			 struct agent *a, struct pc_err *e)
 {
 	const char *env = getenv("PC_E2E_AGENT");
 
-	if (o->agent)
-		return pc_xstrdup(o->agent);
-	if (env && *env)
-		return pc_xstrdup(env);
-	if (on_path("bub-acp-server"))
-		return pc_xstrdup("bub-acp-server");
+	a->command = NULL;
+	a->adapter = jv_null();
+	if (o->agent || (env && *env)) {
+		a->command = pc_xstrdup(o->agent ? o->agent : env);
+		return 0;
+	}
+	if (project_bub(project, a))
+		return 0;
+	if (on_path("bub-acp-server")) {
+		a->command = pc_xstrdup("bub-acp-server");
+		return 0;
+	}
 	jv_array_foreach(selections, i, sel) {
 		(void)i;
 		jv model = jv_getpath(jv_copy(sel), JV_ARRAY(jv_string("workload"), jv_string("execution"), jv_string("model")));
@@ -899,18 +936,18 @@ static char *resolve_agent(const struct options *o, const char *project, jv sele
 		jv_free(model);
 		jv_free(sel);
 		if (needs_model)
-			return pc_fail(e, "bub-acp-server is not on PATH and model-backed workloads cannot run on the stand-in; pass --agent"), NULL;
+			return pc_fail(e, "Bub is not installed (run pipelines/pc-bub) and model-backed workloads cannot run on the stand-in; pass --agent");
 	}
 	char *python = text_fmt("%s/.venv/bin/python", project);
 	if (access(python, X_OK) != 0) {
-		pc_fail(e, "no agent: bub-acp-server is not on PATH and the stand-in's environment %s is missing (run pipelines/pc-venv)", python);
+		pc_fail(e, "no agent: Bub is not installed (pipelines/pc-bub) and the stand-in's environment %s is missing (pipelines/pc-venv)", python);
 		free(python);
-		return NULL;
+		return -1;
 	}
-	fprintf(stderr, "pc-run-bub: notice: Bub is not installed; model-free workloads run on the comma-command stand-in (pipelines/standin_agent.py), which reports its own name\n");
-	char *cmd = text_fmt("'%s' '%s/pipelines/standin_agent.py'", python, project);
+	fprintf(stderr, "pc-run-bub: notice: Bub is not installed (pipelines/pc-bub); model-free workloads run on the comma-command stand-in (pipelines/standin_agent.py), which reports its own name\n");
+	a->command = text_fmt("'%s' '%s/pipelines/standin_agent.py'", python, project);
 	free(python);
-	return cmd;
+	return 0;
 }
 
 static int read_selections(jv *out, const struct redactor *red)
@@ -985,7 +1022,8 @@ static int run_all(const struct options *o, const struct redactor *red)
 	struct pc_client client;
 	struct pc_err e;
 	jv selections;
-	char *project = NULL, *agent = NULL, *outdir = NULL, *commit = NULL;
+	char *project = NULL, *outdir = NULL, *commit = NULL;
+	struct agent agent = { NULL, jv_null() };
 	int status = read_selections(&selections, red);
 
 	if (status == EXIT_OK && jv_array_length(jv_copy(selections)) == 0)
@@ -1003,12 +1041,13 @@ static int run_all(const struct options *o, const struct redactor *red)
 		return status;
 	}
 	project = find_project();
-	if (!(agent = resolve_agent(o, project, selections, &e)) || !(outdir = output_dir(o, &e)))
+	if (resolve_agent(o, project, selections, &agent, &e) != 0 || !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	commit = commit_id(project);
 	int n = jv_array_length(jv_copy(selections));
 	jv_array_foreach(selections, i, sel) {
-		struct run r = { .opt = o, .red = red, .client = &client, .project = project, .agent_cmd = agent,
+		struct run r = { .opt = o, .red = red, .client = &client, .project = project,
+				 .agent_cmd = agent.command, .agent_adapter = agent.adapter,
 				 .selection = sel, .workload = json_get(sel, "workload"),
 				 .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
 		if (status == EXIT_OK) {
@@ -1024,7 +1063,8 @@ static int run_all(const struct options *o, const struct redactor *red)
 	jv_free(selections);
 	pc_client_free(&client);
 	free(project);
-	free(agent);
+	free(agent.command);
+	jv_free(agent.adapter);
 	free(outdir);
 	free(commit);
 	return status;

@@ -108,6 +108,10 @@ exec_setup() {
 			unset "$f" ;;
 		esac
 	done < <(compgen -e)
+	# These suites test the harness's mechanics on the comma-command stand-in,
+	# named explicitly so they do not depend on whether pipelines/pc-bub has
+	# provisioned Bub on this machine; tests/bub.bats runs the real Bub.
+	export PC_E2E_AGENT="'$EXEC_PYTHON' '$REPO/pipelines/standin_agent.py'"
 	OUT="$T/out"
 	export TMPDIR="$T/tmp"
 	mkdir -p "$TMPDIR"
