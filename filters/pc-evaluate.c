@@ -628,45 +628,31 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	struct redactor red;
-	struct json_reader in;
+	struct stage_input in;
 	struct pc_err e;
-	int rc = parse_args(argc, argv, &o), status = EXIT_OK, n = 0, got;
-	long line;
+	int rc = parse_args(argc, argv, &o), status = EXIT_OK;
 	jv replay;
 
 	if (rc != 0)
 		return stage_option_exit(rc);
 	redactor_init(&red, environ);
-	json_reader_init(&in, stdin, "stdin");
-	while ((got = stage_next(&in, SCHEMA_EVIDENCE, &doc_replay, &replay, &line, &e)) != 0) {
-		if (got < 0) {
-			status = stage_worst(status, stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg));
-			if (in.eof)
-				break;
-			continue;
-		}
+	stage_input_open(&in, "pc-evaluate", &red, SCHEMA_EVIDENCE, &doc_replay);
+	while (stage_input_next(&in, &replay)) {
 		int verdict;
 		jv doc = evaluate(replay, o.prefix, &verdict);
-		jv id = jv_getpath(jv_copy(replay), JV_ARRAY(jv_string("task"), jv_string("id")));
-		jv_free(replay);
-		n++;
-		int failed = o.output && stage_write_artifact(o.output, jv_string_value(id),
-							      "eval-report.json", &red,
-							      jv_copy(doc), &e) != 0;
-		if (failed)
-			jv_free(doc);
-		else
-			failed = stage_emit(&red, doc, &e) != 0;
+		jv id = jv_getpath(replay, JV_ARRAY(jv_string("task"), jv_string("id")));
+		rc = stage_deliver(o.output, jv_string_value(id), "eval-report.json", &red, doc, &e);
 		jv_free(id);
-		if (failed) {
-			status = stage_worst(status, stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg));
+		if (rc != 0) {
+			status = stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg);
 			break;
 		}
 		status = stage_worst(status, verdict);
 	}
-	if (n == 0 && status == EXIT_OK)
+	status = stage_worst(status, in.status);
+	if (in.count == 0 && status == EXIT_OK)
 		status = stage_die("pc-evaluate", &red, EXIT_INVALID, "no replays on stdin");
-	json_reader_free(&in);
+	stage_input_close(&in);
 	redactor_free(&red);
 	return status;
 }

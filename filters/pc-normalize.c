@@ -274,10 +274,9 @@ int main(int argc, char **argv)
 	const struct stage_cli cli = { "pc-normalize", usage, "", longs, argc, argv };
 	const char *output = NULL;
 	struct redactor red;
-	struct json_reader in;
+	struct stage_input in;
 	struct pc_err e;
-	int c, got, status = EXIT_OK, n = 0;
-	long line;
+	int c, status = EXIT_OK;
 	jv record;
 
 	while ((c = stage_option(&cli)) >= 0)
@@ -285,33 +284,21 @@ int main(int argc, char **argv)
 	if (c != STAGE_END)
 		return stage_option_exit(c);
 	redactor_init(&red, environ);
-	json_reader_init(&in, stdin, "stdin");
-	while ((got = stage_next(&in, SCHEMA_RUN, &doc_run, &record, &line, &e)) != 0) {
-		if (got < 0) {
-			status = stage_die("pc-normalize", &red, EXIT_INVALID, e.msg);
-			if (in.eof)
-				break;
-			continue;
-		}
+	stage_input_open(&in, "pc-normalize", &red, SCHEMA_RUN, &doc_run);
+	while (stage_input_next(&in, &record)) {
 		jv replay = normalize(record);
-		jv id = jv_getpath(jv_copy(record), JV_ARRAY(jv_string("workload"), jv_string("id")));
-		jv_free(record);
-		n++;
-		int failed = output && stage_write_artifact(output, jv_string_value(id), "replay.json",
-							    &red, jv_copy(replay), &e) != 0;
-		if (failed)
-			jv_free(replay);
-		else
-			failed = stage_emit(&red, replay, &e) != 0;
+		jv id = jv_getpath(record, JV_ARRAY(jv_string("workload"), jv_string("id")));
+		int rc = stage_deliver(output, jv_string_value(id), "replay.json", &red, replay, &e);
 		jv_free(id);
-		if (failed) {
+		if (rc != 0) {
 			status = stage_die("pc-normalize", &red, EXIT_INVALID, e.msg);
 			break;
 		}
 	}
-	if (n == 0 && status == EXIT_OK)
+	status = stage_worst(status, in.status);
+	if (in.count == 0 && status == EXIT_OK)
 		status = stage_die("pc-normalize", &red, EXIT_INVALID, "no run records on stdin");
-	json_reader_free(&in);
+	stage_input_close(&in);
 	redactor_free(&red);
 	return status;
 }

@@ -445,27 +445,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 static int read_cases(struct cases *cs, const struct redactor *red)
 {
-	struct json_reader in;
-	struct pc_err e;
-	int got, status = EXIT_OK;
-	long line;
+	struct stage_input in;
 	jv doc;
 
-	json_reader_init(&in, stdin, "stdin");
-	while ((got = stage_next(&in, SCHEMA_EVALUATION, &doc_evaluation, &doc, &line, &e)) != 0) {
-		if (got < 0) {
-			status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
-			if (in.eof)
-				break;
-			continue;
-		}
+	stage_input_open(&in, "pc-report", red, SCHEMA_EVALUATION, &doc_evaluation);
+	while (stage_input_next(&in, &doc)) {
 		add_cases(cs, doc);
 		jv_free(doc);
 	}
-	json_reader_free(&in);
-	if (status == EXIT_OK && cs->n == 0)
-		status = stage_die("pc-report", red, EXIT_INVALID, "no evaluations on stdin");
-	return status;
+	stage_input_close(&in);
+	if (in.status == EXIT_OK && cs->n == 0)
+		return stage_die("pc-report", red, EXIT_INVALID, "no evaluations on stdin");
+	return in.status;
 }
 
 static int write_files(const struct cases *cs, const char *outdir,

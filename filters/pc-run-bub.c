@@ -952,25 +952,15 @@ static int resolve_agent(const struct options *o, const char *project, jv select
 
 static int read_selections(jv *out, const struct redactor *red)
 {
-	struct json_reader in;
-	struct pc_err e;
-	long line;
+	struct stage_input in;
 	jv sel;
-	int got, status = EXIT_OK;
 
 	*out = jv_array();
-	json_reader_init(&in, stdin, "stdin");
-	while ((got = stage_next(&in, SCHEMA_SELECTION, &doc_selection, &sel, &line, &e)) != 0) {
-		if (got < 0) {
-			status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-			if (in.eof)
-				break;
-			continue;
-		}
+	stage_input_open(&in, "pc-run-bub", red, SCHEMA_SELECTION, &doc_selection);
+	while (stage_input_next(&in, &sel))
 		*out = jv_array_append(*out, sel);
-	}
-	json_reader_free(&in);
-	return status;
+	stage_input_close(&in);
+	return in.status;
 }
 
 /* Model-backed workloads need BUB_MODEL: refuse before anything runs. */

@@ -70,14 +70,30 @@ peer_failure() {
 		"$cause" "collection_completed reason"
 }
 
-@test "full pipeline: project-database-decision runs, leaves a Harbor job, and is accepted" {
+@test "stand-in fallback: without Bub or an agent named, model-free workloads run on the stand-in with a notice" {
+	unset PC_E2E_AGENT
+	local project="$T/project"
+	# a copy of the repository without .tools/: Bub is not provisioned there
+	mkdir -p "$project/bin" "$project/pipelines"
+	cp "$PC_BIN"/pc-run-bub "$project/bin/"
+	cp "$REPO/pipelines/standin_agent.py" "$project/pipelines/"
+	ln -s "$REPO/.venv" "$project/.venv"
+	export PC_E2E_SANDBOX_BINDS="$REPO"  # the link's target
+	exec_select "$ID"
+	PATH="$project/bin:$(tr ':' '\n' <<<"$PATH" | grep -v -x -F "$PC_BIN" | paste -sd:)"
 	command -v bub-acp-server >/dev/null && skip "bub-acp-server is on PATH: the stand-in would not run"
+	run_completed "$T/selection.jsonl"
+	assert_contains "$stderr" "notice: Bub is not installed" "stderr"
+	[[ $(rec_r .environment.adapter_version) == "pc-e2e-standin "* ]] ||
+		fail "adapter_version: $(rec_r .environment.adapter_version)"
+}
+
+@test "full pipeline: project-database-decision runs, leaves a Harbor job, and is accepted" {
 	exec_select "$ID"
 	local want_sum
 	want_sum=$(jq -r .task.checksum "$T/selection.jsonl")
 	[[ $want_sum == "$(harbor_checksum "$TASK")" ]] || fail "selection checksum is not the task's"
 	run_completed "$T/selection.jsonl"
-	assert_contains "$stderr" "stand-in" "stderr"
 
 	# the record
 	[[ $(rec_r .schema) == powercontext.e2e-run/v1 ]] || fail "record schema: $(rec_r .schema)"

@@ -36,6 +36,9 @@ char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
 	add(&b, "bwrap");
 	add(&b, "--die-with-parent");
 	add3(&b, "--tmpfs", "/", NULL);
+	/* before the binds: a project or output directory under /tmp must not
+	 * be hidden by this mount */
+	add3(&b, "--tmpfs", "/tmp", NULL);
 	add3(&b, "--ro-bind", "/usr", "/usr");
 	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
 		add3(&b, "--symlink", links[i][0], links[i][1]);
@@ -50,7 +53,6 @@ char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
 	}
 	add3(&b, "--dev", "/dev", NULL);
 	add3(&b, "--proc", "/proc", NULL);
-	add3(&b, "--tmpfs", "/tmp", NULL);
 	add3(&b, "--dir", "/logs", NULL);
 	add3(&b, "--bind", sb->agent_dir, "/logs/agent");
 	add3(&b, "--bind", sb->verifier_dir, "/logs/verifier");

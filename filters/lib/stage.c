@@ -66,8 +66,9 @@ int stage_write_artifact(const char *outdir, const char *id, const char *name,
 	return rc;
 }
 
-int stage_next(struct json_reader *in, const char *schema,
-	       const struct shape *shape, jv *out, long *line, struct pc_err *e)
+/* Next document of the given schema and shape, normalized: 1, 0 at end, -1. */
+static int next_document(struct json_reader *in, const char *schema,
+			 const struct shape *shape, jv *out, long *line, struct pc_err *e)
 {
 	struct shape_error se = {{0}, {0}};
 	jv doc;
@@ -111,4 +112,47 @@ static int severity(int code)
 int stage_worst(int current, int next)
 {
 	return severity(next) > severity(current) ? next : current;
+}
+
+void stage_input_open(struct stage_input *s, const char *prog,
+		      const struct redactor *red, const char *schema,
+		      const struct shape *shape)
+{
+	json_reader_init(&s->reader, stdin, "stdin");
+	s->prog = prog;
+	s->red = red;
+	s->schema = schema;
+	s->shape = shape;
+	s->status = EXIT_OK;
+	s->count = 0;
+}
+
+int stage_input_next(struct stage_input *s, jv *doc)
+{
+	struct pc_err e;
+	long line;
+	int got;
+
+	while ((got = next_document(&s->reader, s->schema, s->shape, doc, &line, &e)) < 0) {
+		s->status = stage_die(s->prog, s->red, EXIT_INVALID, e.msg);
+		if (s->reader.eof)
+			return 0;
+	}
+	s->count += got;
+	return got;
+}
+
+void stage_input_close(struct stage_input *s)
+{
+	json_reader_free(&s->reader);
+}
+
+int stage_deliver(const char *outdir, const char *id, const char *name,
+		  const struct redactor *r, jv doc, struct pc_err *e)
+{
+	if (outdir && stage_write_artifact(outdir, id, name, r, jv_copy(doc), e) != 0) {
+		jv_free(doc);
+		return -1;
+	}
+	return stage_emit(r, doc, e);
 }

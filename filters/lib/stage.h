@@ -58,9 +58,30 @@ int stage_die(const char *prog, const struct redactor *r, int code,
 /* Print a usage error and return EXIT_USAGE. */
 int stage_usage_error(const char *prog, const char *usage, const char *msg);
 
-/* Next document of the given schema and shape, normalized: 1, 0 at end, -1. */
-int stage_next(struct json_reader *in, const char *schema,
-	       const struct shape *shape, jv *out, long *line, struct pc_err *e);
+/* The documents of one schema on stdin.  An invalid document is reported
+ * on stderr with its stream line and skipped, setting status to
+ * EXIT_INVALID; malformed JSON ends the stream (no next document can be
+ * found reliably after it). */
+struct stage_input {
+	struct json_reader reader;
+	const char *prog, *schema;
+	const struct shape *shape;
+	const struct redactor *red;
+	int status;    /* EXIT_OK, or EXIT_INVALID once anything was rejected */
+	int count;     /* valid documents returned */
+};
+
+void stage_input_open(struct stage_input *s, const char *prog,
+		      const struct redactor *red, const char *schema,
+		      const struct shape *shape);
+/* 1 with *doc (normalized, owned) set; 0 at the end. */
+int stage_input_next(struct stage_input *s, jv *doc);
+void stage_input_close(struct stage_input *s);
+
+/* Deliver one result document (consumed): to outdir/<id>/name when outdir
+ * is set, then as a line on stdout, both redacted. */
+int stage_deliver(const char *outdir, const char *id, const char *name,
+		  const struct redactor *r, jv doc, struct pc_err *e);
 
 /* Write doc (consumed, redacted first) indented to outdir/<id>/name
  * atomically. */

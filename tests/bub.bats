@@ -1,0 +1,236 @@
+#!/usr/bin/env bats
+# The real Bub (bub-acp-server with the PowerContext tools, provisioned by
+# pipelines/pc-bub into .tools/bub-venv) under pc-run-bub's local runner,
+# against a real PowerContext Server: agent resolution and the replay's
+# adapter fields, comma-command replies, and how the failures of a comma
+# command reach the record, the ACP evidence and the verdict
+# (reference/bub.md §3, §4, §6).
+#
+# Every test runs pc-run-bub's default agent resolution (PC_E2E_AGENT unset,
+# no --agent), so each run is checked to have been Bub's.  Each workload
+# costs Bub's start-up (a few seconds per step): keep the runs few.
+# Do not add `,powercontext.context` without arguments: bub-acp-server 0.0.2
+# hangs on it.
+
+load test_helper
+load exec_helper
+
+ID=project-database-decision
+TASK="$EXEC_TASKS/$ID"
+# One-step tasks whose capture step fails in Bub, with their manifests.
+BUB_TASKS="$REPO/tests/fixtures/bub-tasks"
+BUB_SERVER="$REPO/.tools/bub-venv/bin/bub-acp-server"
+BUB_ADAPTER="$REPO/.tools/bub-venv/pc-e2e-adapter.json"
+ERROR_CHUNK="An error occurred at stage 'turn': "
+
+setup_file() {
+	local got
+	# Reused in well under a second once built (CI provisions it first);
+	# builds it on a fresh machine. A missing Bub is a failure, not a skip.
+	got=$("$REPO/pipelines/pc-bub" 3>&-) || {
+		echo "setup_file: pipelines/pc-bub failed: the real Bub is not available" >&2
+		return 1
+	}
+	if [[ $got != "$BUB_SERVER" || ! -x $BUB_SERVER || ! -s $BUB_ADAPTER ]]; then
+		echo "setup_file: pipelines/pc-bub printed '$got' but $BUB_SERVER or $BUB_ADAPTER is missing" >&2
+		return 1
+	fi
+	exec_setup_file server
+}
+
+teardown_file() {
+	exec_teardown_file
+}
+
+setup() {
+	exec_setup
+	# exec_setup names the stand-in; these tests run what pc-run-bub picks.
+	unset PC_E2E_AGENT
+}
+
+# bub_run SELECTION: pc-run-bub (default agent) on one workload, which must
+# exit 0 with one record of a run on the project's Bub.
+bub_run() {
+	exec_run_bub "$1"
+	assert_exit 0
+	[[ $(rec 'length' -s) == 1 ]] || fail "expected one record, got: $output"
+	[[ $(rec_r .agent.info.name) == bub ]] ||
+		fail "the agent was not Bub: $(rec .agent)
+--- stderr ---
+$stderr"
+}
+
+# chunks STEP: the texts of STEP's agent_message_chunk updates, a JSON array.
+chunks() {
+	jq -sc '[.[] | select(.event_type == "session_update" and .payload.update.sessionUpdate == "agent_message_chunk")
+		| .payload.update.content.text]' "$(trial_dir)/steps/$1/agent/acp-events.jsonl"
+}
+
+# bub_failure ID STEP CAUSE...: the fixture workload ID, whose step STEP fails
+# in Bub: pc-run-bub exits 0 with one failed record whose only error names
+# STEP and every CAUSE; the step's evidence is on disk (acp-events.jsonl
+# holds exactly Bub's one error chunk, acp-summary.json the error and no
+# prompt response); nothing reached Memory; the verdict is inconclusive.
+# The chunk's text is left in $CHUNK.
+bub_failure() {
+	local id=$1 step=$2 cause agent
+	shift 2
+	run --separate-stderr pc-select --manifests "$BUB_TASKS" --root "$REPO" --id "$id"
+	assert_exit 0
+	save_stdout "$T/selection.jsonl"
+	bub_run "$T/selection.jsonl"
+	[[ $(rec_r .status) == failed ]] || fail "status is not failed: $(rec .errors)"
+	[[ $(rec '.errors | length') == 1 ]] || fail "expected one error: $(rec .errors)"
+	assert_contains "$(rec_r '.errors[0]')" "step $step: " "the error"
+	for cause in "$@"; do
+		assert_contains "$(rec_r '.errors[0]')" "$cause" "the error"
+	done
+	[[ $(rec .powercontext.memory_after.entries) == '[]' ]] ||
+		fail "Memory is not empty: $(rec .powercontext.memory_after.entries)"
+
+	agent="$(trial_dir)/steps/$step/agent"
+	assert_files "$agent/acp-events.jsonl"
+	assert_json_files "$agent/acp-summary.json"
+	[[ $(jq -c .prompt_response "$agent/acp-summary.json") == null ]] ||
+		fail "acp-summary.json has a prompt response: $(jq -c .prompt_response "$agent/acp-summary.json")"
+	for cause in "$@"; do
+		assert_contains "$(jq -r .error.message "$agent/acp-summary.json")" "$cause" "acp-summary.json error"
+	done
+	[[ $(chunks "$step" | jq length) == 1 ]] || fail "expected one chunk: $(chunks "$step")"
+	CHUNK=$(chunks "$step" | jq -r '.[0]')
+	[[ $CHUNK == "$ERROR_CHUNK"* ]] || fail "the chunk is not Bub's turn error: $CHUNK"
+
+	exec_normalize
+	[[ $(jq -r .status "$T/replays.jsonl") == failed ]] || fail "replay not failed"
+	exec_evaluate
+	assert_exit 3
+	[[ $(jq -c '.cases[0].assertions.collection_completed.value' "$T/evals.jsonl") == false ]] ||
+		fail "collection_completed is not false"
+	exec_report
+	assert_exit 3
+	assert_contains "$output" "inconclusive" "report"
+}
+
+@test "default agent: the project's Bub runs project-database-decision, records its installed versions, and is accepted" {
+	exec_select "$ID"
+	bub_run "$T/selection.jsonl"
+	[[ $(rec_r .status) == completed ]] || fail "run not completed: $(rec .errors)"
+	[[ $(rec_r .agent.command) == "'$BUB_SERVER'" ]] ||
+		fail "not the project's bub-acp-server: $(rec_r .agent.command)"
+	refute_stderr_contains "stand-in" "notice"
+
+	local want_adapter want_protocol
+	want_adapter=$(jq -r .adapter_version "$BUB_ADAPTER")
+	want_protocol=$(jq -r .adapter_protocol_version "$BUB_ADAPTER")
+	[[ $want_adapter == "bub "*" + "* && $want_protocol == "bub-acp-server "* ]] ||
+		fail "unexpected $BUB_ADAPTER: $(jq -c . "$BUB_ADAPTER")"
+	[[ $(rec_r .environment.adapter_version) == "$want_adapter" ]] ||
+		fail "record adapter_version: $(rec_r .environment.adapter_version), expected $want_adapter"
+
+	exec_normalize
+	[[ $(jq -r .status "$T/replays.jsonl") == completed ]] || fail "replay status"
+	[[ $(jq -r .environment.adapter_version "$T/replays.jsonl") == "$want_adapter" ]] ||
+		fail "replay adapter_version: $(jq -r .environment.adapter_version "$T/replays.jsonl"), expected $want_adapter"
+	[[ $(jq -r .environment.adapter_protocol_version "$T/replays.jsonl") == "$want_protocol" ]] ||
+		fail "replay adapter_protocol_version: $(jq -r .environment.adapter_protocol_version "$T/replays.jsonl"), expected $want_protocol"
+
+	exec_evaluate
+	assert_exit 0
+	[[ $(jq -c '[.cases[0].assertions[] | .value] | all' "$T/evals.jsonl") == true ]] ||
+		fail "not every assertion is true: $(jq -c '.cases[0].assertions | map_values(.value)' "$T/evals.jsonl")"
+	exec_report
+	assert_exit 0
+	assert_contains "$output" "1 accepted" "report"
+}
+
+@test "comma commands: remember replies 'Remembered <kind>: <text>', context replies with the prepared context" {
+	local want text step
+	# The reply Bub's plugin builds from the capture instruction's arguments,
+	# split with shell-word rules as Bub does.
+	want=$(python3 - "$TASK/steps/capture/instruction.md" <<-'EOF'
+		import shlex, sys
+		words = shlex.split(open(sys.argv[1], encoding="utf-8").read().strip().lstrip(","))
+		args = dict(w.split("=", 1) for w in words[1:])
+		print(f"Remembered {args['kind']}: {args['text']}")
+	EOF
+	)
+	text=${want#*: }
+	[[ $want == "Remembered project-decision: "*OceanBase* ]] || fail "unexpected capture instruction: $want"
+
+	exec_select "$ID"
+	bub_run "$T/selection.jsonl"
+	[[ $(rec_r .status) == completed ]] || fail "run not completed: $(rec .errors)"
+
+	[[ $(chunks capture) == "$(jq -cn --arg t "$want" '[$t]')" ]] ||
+		fail "capture chunks: $(chunks capture)
+expected exactly: [\"$want\"]"
+
+	[[ $(chunks recall | jq length) == 1 ]] || fail "expected one recall chunk: $(chunks recall)"
+	local recall
+	recall=$(chunks recall | jq -r '.[0]')
+	[[ $recall == "PowerContext prepared untrusted historical context."* ]] ||
+		fail "recall chunk does not start with the prepared-context header: $recall"
+	assert_contains "$recall" "OceanBase" "recall chunk"
+	assert_contains "$recall" "BEGIN_POWERCONTEXT_PREPARED_CONTEXT_V1" "recall chunk"
+	assert_contains "$recall" "$(jq -cn --arg t "$text" '$t')" "recall chunk"
+
+	for step in capture recall; do
+		[[ $(jq -r .prompt_response.stopReason "$(trial_dir)/steps/$step/agent/acp-summary.json") == end_turn ]] ||
+			fail "$step stopReason: $(jq -c .prompt_response "$(trial_dir)/steps/$step/agent/acp-summary.json")"
+	done
+}
+
+@test "unknown tool: the line falls through to shell, which needs the client's terminal: -32603, inconclusive" {
+	bub_failure bub-unknown-tool capture "-32603" "ACP client does not support terminal methods"
+	[[ $CHUNK == "${ERROR_CHUNK}ACP client does not support terminal methods" ]] ||
+		fail "chunk: $CHUNK"
+}
+
+@test "malformed arguments: an unbalanced quote fails the turn with 'No closing quotation', inconclusive" {
+	bub_failure bub-malformed-args capture "-32603" "No closing quotation"
+	[[ $CHUNK == "${ERROR_CHUNK}No closing quotation" ]] || fail "chunk: $CHUNK"
+}
+
+@test "missing required argument: remember without text fails with -32602 Invalid params, inconclusive" {
+	bub_failure bub-missing-arg capture "-32602" "Invalid params" '"loc":["text"]'
+	assert_contains "$CHUNK" "Field required" "chunk"
+}
+
+@test "PowerContext stopped for the agent: the tools raise, nothing is remembered, inconclusive" {
+	# The harness's own server stays up (readiness, Memory, probes); only
+	# the agent's tools point at a closed port.
+	local dead step agent
+	dead=$(exec_closed_url)
+	export POWERCONTEXT_BUB_BASE_URL="$dead"
+	exec_select "$ID"
+	bub_run "$T/selection.jsonl"
+	[[ $(rec_r .status) == failed ]] || fail "status is not failed: $(rec .errors)"
+	[[ $(rec .powercontext.readiness) != null ]] || fail "no readiness: the harness's server was not reached"
+	[[ $(rec '[.errors[] | select(contains("readiness"))] | length') == 0 ]] ||
+		fail "an error names readiness: $(rec .errors)"
+	[[ $(rec '[.errors[] | select(startswith("step capture: ") and contains("-32603")
+		and contains("request to /v1/memory/remember failed"))] | length') == 1 ]] ||
+		fail "no error names step capture and the failed remember request: $(rec .errors)"
+	[[ $(rec .powercontext.memory_after.entries) == '[]' ]] ||
+		fail "Memory is not empty: $(rec .powercontext.memory_after.entries)"
+
+	for step in capture recall; do
+		agent="$(trial_dir)/steps/$step/agent"
+		assert_files "$agent/acp-events.jsonl"
+		assert_json_files "$agent/acp-summary.json"
+		[[ $(jq -r '.error.message | type' "$agent/acp-summary.json") == string ]] ||
+			fail "$agent/acp-summary.json has no error: $(jq -c .error "$agent/acp-summary.json")"
+	done
+	[[ $(chunks capture) == "$(jq -cn --arg t "${ERROR_CHUNK}request to /v1/memory/remember failed" '[$t]')" ]] ||
+		fail "capture chunks: $(chunks capture)"
+
+	exec_normalize
+	exec_evaluate
+	assert_exit 3
+	[[ $(jq -c '.cases[0].assertions.memory_created_during_run.value' "$T/evals.jsonl") == false ]] ||
+		fail "memory_created_during_run is not false: $(jq -c '.cases[0].assertions.memory_created_during_run' "$T/evals.jsonl")"
+	[[ $(jq -c '.cases[0].assertions.collection_completed.value' "$T/evals.jsonl") == false ]] ||
+		fail "collection_completed is not false"
+	assert_contains "$(jq -r '.cases[0].assertions.collection_completed.reason' "$T/evals.jsonl")" \
+		"request to /v1/memory/remember failed" "collection_completed reason"
+}
