@@ -248,3 +248,15 @@ $output
 --- stderr ---
 ${stderr:-}"
 }
+
+# exec_assert_accepted: pc-evaluate on the last replays exits 0 with every
+# assertion true, and pc-report counts one accepted workload.
+exec_assert_accepted() {
+	exec_evaluate
+	assert_exit 0
+	[[ $(jq -c '[.cases[0].assertions[] | .value] | all' "$T/evals.jsonl") == true ]] ||
+		fail "not every assertion is true: $(jq -c '.cases[0].assertions | map_values(.value)' "$T/evals.jsonl")"
+	exec_report
+	assert_exit 0
+	assert_contains "$output" "1 accepted" "report"
+}

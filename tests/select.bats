@@ -12,6 +12,15 @@ ACCEPTANCE=(locomo-multihop-football locomo-open-pastries locomo-support-group
 
 # select_ok ARGS...: pc-select succeeds, stderr is empty, and its stdout
 # ($T/selection.jsonl) is a valid selection stream.
+# smoke_manifest ID: the first four lines of a registry-task manifest (schema,
+# id, category smoke, dataset), then stdin, so error lines and columns are
+# those of the whole file.
+smoke_manifest() {
+	printf '%s\n' "schema: powercontext.e2e-task/v1" "id: $1" "categories: [smoke]" \
+		"dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}"
+	cat
+}
+
 select_ok() {
 	run --separate-stderr pc-select "$@"
 	assert_status 0
@@ -424,11 +433,7 @@ $(realpath "$T/repo/tasks/t")"
 }
 
 @test "an unknown field inside a list item names its index" {
-	cat >"$T/m.yaml" <<-'EOF'
-	schema: powercontext.e2e-task/v1
-	id: typo
-	categories: [smoke]
-	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	smoke_manifest typo >"$T/m.yaml" <<-'EOF'
 	execution: {}
 	evaluation:
 	  probes:
@@ -550,11 +555,7 @@ $(realpath "$T/repo/tasks/t")"
 }
 
 @test "a duplicate YAML key names file:line:col" {
-	cat >"$T/m.yaml" <<-'EOF'
-	schema: powercontext.e2e-task/v1
-	id: dup
-	categories: [smoke]
-	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	smoke_manifest dup >"$T/m.yaml" <<-'EOF'
 	execution:
 	  max_steps: 3
 	  max_steps: 4
@@ -623,11 +624,7 @@ $(realpath "$T/repo/tasks/t")"
 }
 
 @test "YAML merge keys fill what the mapping does not set, as in PyYAML" {
-	cat >"$T/m.yaml" <<-'EOF'
-	schema: powercontext.e2e-task/v1
-	id: merged
-	categories: [smoke]
-	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	smoke_manifest merged >"$T/m.yaml" <<-'EOF'
 	execution: {}
 	evaluation:
 	  probes: [{id: p1, query: q}]
@@ -641,11 +638,7 @@ $(realpath "$T/repo/tasks/t")"
 }
 
 @test "a merge key with a scalar value is an error naming file:line:col" {
-	cat >"$T/m.yaml" <<-'EOF'
-	schema: powercontext.e2e-task/v1
-	id: merged
-	categories: [smoke]
-	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	smoke_manifest merged >"$T/m.yaml" <<-'EOF'
 	execution: {<<: 3}
 	evaluation: {probes: [{id: p1, query: q}]}
 	EOF
@@ -654,11 +647,7 @@ $(realpath "$T/repo/tasks/t")"
 }
 
 @test "y and n are strings, not booleans, as in PyYAML" {
-	cat >"$T/m.yaml" <<-'EOF'
-	schema: powercontext.e2e-task/v1
-	id: bools
-	categories: [smoke]
-	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	smoke_manifest bools >"$T/m.yaml" <<-'EOF'
 	execution:
 	  model: y
 	evaluation: {probes: [{id: p1, query: q}]}
@@ -668,11 +657,7 @@ $(realpath "$T/repo/tasks/t")"
 }
 
 @test "YAML 1.1 integers: octal, hex and underscores" {
-	cat >"$T/m.yaml" <<-'EOF'
-	schema: powercontext.e2e-task/v1
-	id: ints
-	categories: [smoke]
-	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	smoke_manifest ints >"$T/m.yaml" <<-'EOF'
 	execution: {max_steps: 010, max_tokens: 0x4000}
 	evaluation: {max_event_bytes: 1_024, probes: [{id: p1, query: q}]}
 	EOF
@@ -717,11 +702,7 @@ $(realpath "$T/repo/tasks/t")"
 }
 
 @test "quoted scalars stay strings: a quoted number is not an integer" {
-	cat >"$T/m.yaml" <<-'EOF'
-	schema: powercontext.e2e-task/v1
-	id: quoted
-	categories: [smoke]
-	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	smoke_manifest quoted >"$T/m.yaml" <<-'EOF'
 	execution:
 	  max_steps: '10'
 	evaluation: {probes: [{id: p1, query: q}]}
