@@ -141,12 +141,18 @@ exec_peer() {
 }
 
 # exec_run_bub SELECTION [PC-RUN-BUB ARGS...]: pc-run-bub --output "$OUT" on
-# SELECTION, under the hang guard; its stdout also in $T/records.jsonl.
+# SELECTION, under the hang guard; its stdout also in $T/records.jsonl, whose
+# records must be valid run records whatever happened; $status is pc-run-bub's.
 exec_run_bub() {
-	local sel=$1
+	local sel=$1 rc
 	shift
 	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-run-bub --output "$OUT" "$@" <"$sel"
 	save_stdout "$T/records.jsonl"
+	rc=$status
+	if [[ -s "$T/records.jsonl" ]]; then
+		schema_ok e2e-run "$T/records.jsonl"
+	fi
+	status=$rc
 }
 
 # rec FILTER [JQ ARGS...]: FILTER over the records of the last exec_run_bub, compact.
