@@ -459,9 +459,27 @@ static int read_cases(struct cases *cs, const struct redactor *red)
 	return in.status;
 }
 
+/* Every case name becomes a directory: check them all before writing any,
+ * so a bad name (never a path like "../x") leaves nothing behind. */
+static int check_names(const struct cases *cs, const char *outdir, struct pc_err *e)
+{
+	for (int i = 0; i < cs->n; i++) {
+		char why[128];
+		jv name = jv_string(case_name(&cs->v[i]));
+		int bad = shape_check_id(name, why, sizeof why) != 0;
+		jv_free(name);
+		if (bad)
+			return pc_fail(e, "case \"%s\" is not a workload id (%s); cannot write %s/<id>/report.md",
+				       case_name(&cs->v[i]), why, outdir);
+	}
+	return 0;
+}
+
 static int write_files(const struct cases *cs, const char *outdir,
 		       const struct redactor *red, struct pc_err *e)
 {
+	if (check_names(cs, outdir, e) != 0)
+		return -1;
 	for (int i = 0; i < cs->n; i++) {
 		struct sbuf b = {0};
 		markdown_case(&b, &cs->v[i], 1);

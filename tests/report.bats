@@ -212,6 +212,15 @@ inconclusive wl-incon
 	grep -qxF '  [FAIL] scope_started_empty — Scope started with 1 Memory entries.' "$T/out/wl-failed/report.md"
 }
 
+@test "--output refuses a case name that is not a workload id (no path escapes)" {
+	{ cat "$E/accepted.jsonl"; jq -c '.cases[0].name = "../escape"' "$E/accepted.jsonl"; } >"$T/e.jsonl"
+	report "$T/e.jsonl" -- --format text --output "$T/out/inner"
+	assert_status 1
+	assert_stdout_empty
+	assert_stderr_contains 'case "../escape" is not a workload id'
+	[[ ! -e "$T/out/escape" && ! -e "$T/out/inner" ]] || fail "something was written"
+}
+
 @test "an --output that cannot be written is an error (1)" {
 	echo "a file" >"$T/blocker"
 	report "$E/accepted.jsonl" -- --output "$T/blocker"
