@@ -266,3 +266,14 @@ exec_assert_accepted() {
 	assert_exit 0
 	assert_contains "$output" "1 accepted" "report"
 }
+
+# exec_assert_inconclusive: the last records normalize to failed replays and
+# pc-evaluate calls the case inconclusive (exit 3, collection_completed false).
+exec_assert_inconclusive() {
+	exec_normalize
+	[[ $(jq -r .status "$T/replays.jsonl") == failed ]] || fail "replay not failed"
+	exec_evaluate
+	assert_exit 3
+	[[ $(jq -c '.cases[0].assertions.collection_completed.value' "$T/evals.jsonl") == false ]] ||
+		fail "collection_completed is not false"
+}

@@ -60,12 +60,7 @@ peer_failure() {
 	[[ $(jq -r .error.type "$(trial_dir)/steps/capture/agent/acp-summary.json") == *Error ]] ||
 		fail "acp-summary.json error has no Harbor exception type"
 	assert_peer_gone
-	exec_normalize
-	[[ $(jq -r .status "$T/replays.jsonl") == failed ]] || fail "replay not failed"
-	exec_evaluate
-	assert_exit 3
-	[[ $(jq -c '.cases[0].assertions.collection_completed.value' "$T/evals.jsonl") == false ]] ||
-		fail "collection_completed is not false"
+	exec_assert_inconclusive
 	assert_contains "$(jq -r '.cases[0].assertions.collection_completed.reason' "$T/evals.jsonl")" \
 		"$cause" "collection_completed reason"
 }
