@@ -36,26 +36,6 @@ struct facts {
 	double capture_coverage, groundedness, probe_coverage;
 };
 
-static jv field(jv obj, const char *path)
-{
-	jv v = jv_copy(obj);
-	char *copy = pc_xstrdup(path), *save = NULL;
-
-	for (char *k = strtok_r(copy, ".", &save); k; k = strtok_r(NULL, ".", &save))
-		v = jv_object_get(v, jv_string(k));
-	free(copy);
-	return v;
-}
-
-static double num(jv obj, const char *path)
-{
-	jv v = field(obj, path);
-	double x = jv_get_kind(v) == JV_KIND_NUMBER ? jv_number_value(v) : 0;
-
-	jv_free(v);
-	return x;
-}
-
 static int str_is(jv obj, const char *key, const char *want)
 {
 	const char *s = json_str(obj, key);
@@ -82,7 +62,7 @@ static int nonnull_num(jv rec, const char *key, double *x)
 
 static void count_captures(jv replay, struct facts *f, jv *captured_ids)
 {
-	jv records = field(replay, "capture_records");
+	jv records = json_at(replay, "capture_records");
 
 	*captured_ids = jv_object();
 	jv_array_foreach(records, i, rec) {
@@ -128,8 +108,8 @@ static int entry_grounded(jv entry, jv captured_ids)
 
 static void count_memory(jv replay, jv captured_ids, struct facts *f)
 {
-	jv before = field(replay, "memory_before.entries");
-	jv after = field(replay, "memory_after.entries");
+	jv before = json_at(replay, "memory_before.entries");
+	jv after = json_at(replay, "memory_after.entries");
 	jv before_ids = jv_object();
 
 	jv_array_foreach(before, i, entry) {
@@ -219,8 +199,8 @@ static int probe_supported(jv spec, jv observed)
 
 static void count_probes(jv replay, struct facts *f)
 {
-	jv specs = field(replay, "task.evaluation.probes");
-	jv observed = field(replay, "probes");
+	jv specs = json_at(replay, "task.evaluation.probes");
+	jv observed = json_at(replay, "probes");
 
 	jv_array_foreach(specs, i, spec) {
 		(void)i;
@@ -267,8 +247,8 @@ static void count_native(jv replay, struct facts *f)
 	static const char *const required[] = {
 		"acp-events.jsonl", "acp-summary.json", "trajectory.json",
 	};
-	jv artifacts = field(replay, "native_artifacts");
-	jv instructions = field(replay, "resolved_instructions");
+	jv artifacts = json_at(replay, "native_artifacts");
+	jv instructions = json_at(replay, "resolved_instructions");
 	jv names = jv_object(), summaries = jv_object(), resolved = jv_object();
 
 	jv_array_foreach(artifacts, i, art) {
@@ -317,7 +297,7 @@ static char *observed_required(double observed, double required)
 
 static char *joined_errors(jv replay)
 {
-	jv errors = field(replay, "errors");
+	jv errors = json_at(replay, "errors");
 	struct sbuf b = {0};
 
 	jv_array_foreach(errors, i, err) {
@@ -362,8 +342,8 @@ static char *repr_list(jv list)
 
 static int expected_memory_found(jv replay)
 {
-	jv fragments = field(replay, "task.evaluation.expected_memory");
-	jv entries = field(replay, "memory_after.entries");
+	jv fragments = json_at(replay, "task.evaluation.expected_memory");
+	jv entries = json_at(replay, "memory_after.entries");
 	int ok = 1;
 
 	jv_array_foreach(fragments, i, frag) {
@@ -407,16 +387,16 @@ static jv native_assertion(const struct facts *f)
 
 static jv assertions(jv replay, const struct facts *f)
 {
-	jv a = jv_object(), spec = field(replay, "task.evaluation");
-	jv pinned = field(replay, "task.dataset.checksum");
-	jv observed = field(replay, "harbor.task_checksum");
-	jv fragments = field(spec, "expected_memory");
+	jv a = jv_object(), spec = json_at(replay, "task.evaluation");
+	jv pinned = json_at(replay, "task.dataset.checksum");
+	jv observed = json_at(replay, "harbor.task_checksum");
+	jv fragments = json_at(spec, "expected_memory");
 	int completed = str_is(replay, "status", "completed");
-	int before = jv_array_length(field(replay, "memory_before.entries"));
-	double t_capture = num(spec, "thresholds.capture_coverage");
-	double t_grounded = num(spec, "thresholds.groundedness");
-	double t_probes = num(spec, "thresholds.probe_coverage");
-	double t_contexts = num(spec, "thresholds.minimum_in_run_contexts");
+	int before = jv_array_length(json_at(replay, "memory_before.entries"));
+	double t_capture = json_number_at(spec, "thresholds.capture_coverage", 0);
+	double t_grounded = json_number_at(spec, "thresholds.groundedness", 0);
+	double t_probes = json_number_at(spec, "thresholds.probe_coverage", 0);
+	double t_contexts = json_number_at(spec, "thresholds.minimum_in_run_contexts", 0);
 
 #define SET(name, v) a = jv_object_set(a, jv_string(name), v)
 	SET("collection_completed",
@@ -473,7 +453,7 @@ static jv scores(jv replay, const struct facts *f)
 	jv s = JV_OBJECT(jv_string("capture_coverage"), score(f->capture_coverage),
 			 jv_string("groundedness"), score(f->groundedness),
 			 jv_string("probe_coverage"), score(f->probe_coverage));
-	jv rewards = field(replay, "harbor.rewards");
+	jv rewards = json_at(replay, "harbor.rewards");
 	jv names = jv_keys(jv_copy(rewards));  /* sorted */
 
 	jv_array_foreach(names, i, name) {
@@ -491,8 +471,8 @@ static jv scores(jv replay, const struct facts *f)
 
 static char *task_outcome(jv replay)
 {
-	jv harbor = field(replay, "harbor");
-	jv rewards = field(harbor, "rewards");
+	jv harbor = json_at(replay, "harbor");
+	jv rewards = json_at(harbor, "rewards");
 	const char *exception = json_str(harbor, "exception_type");
 	char *outcome;
 
@@ -522,42 +502,42 @@ static jv metrics(const struct facts *f, jv replay)
 		jv_string("completed_checkpoints"), jv_number(f->completed_checkpoints),
 		jv_string("in_run_contexts"), jv_number(f->in_run_contexts),
 		jv_string("resolved_instructions"),
-		jv_number(jv_array_length(field(replay, "resolved_instructions"))),
+		jv_number(jv_array_length(json_at(replay, "resolved_instructions"))),
 		jv_string("memory_entries_after"),
-		jv_number(jv_array_length(field(replay, "memory_after.entries"))),
+		jv_number(jv_array_length(json_at(replay, "memory_after.entries"))),
 		jv_string("memory_entries_created"), jv_number(f->new_memory),
 		jv_string("recall_probes_supported"), jv_number(f->probes_supported));
 }
 
 static jv attributes(jv replay)
 {
-	jv dataset = field(replay, "task.dataset.name");
+	jv dataset = json_at(replay, "task.dataset.name");
 
 	/* the reference writes `name or str(path)`: an empty name falls back
 	 * too, and a missing path prints as "None" */
 	if (jv_get_kind(dataset) != JV_KIND_STRING || jv_string_length_bytes(jv_copy(dataset)) == 0) {
 		jv_free(dataset);
-		dataset = field(replay, "task.dataset.path");
+		dataset = json_at(replay, "task.dataset.path");
 		if (jv_get_kind(dataset) != JV_KIND_STRING) {
 			jv_free(dataset);
 			dataset = jv_string("None");
 		}
 	}
 	return JV_OBJECT(
-		jv_string("commit"), field(replay, "environment.commit"),
-		jv_string("database"), field(replay, "environment.database"),
+		jv_string("commit"), json_at(replay, "environment.commit"),
+		jv_string("database"), json_at(replay, "environment.database"),
 		jv_string("dataset"), dataset,
-		jv_string("execution_adapter"), field(replay, "task.execution.type"),
-		jv_string("harbor_task_id"), field(replay, "task.dataset.task_id"),
-		jv_string("run_id"), field(replay, "run_id"),
-		jv_string("workload_id"), field(replay, "task.id"));
+		jv_string("execution_adapter"), json_at(replay, "task.execution.type"),
+		jv_string("harbor_task_id"), json_at(replay, "task.dataset.task_id"),
+		jv_string("run_id"), json_at(replay, "run_id"),
+		jv_string("workload_id"), json_at(replay, "task.id"));
 }
 
 /* The evaluation document of one replay, and its case's exit code. */
 static jv evaluate(jv replay, const char *prefix, int *verdict)
 {
 	struct facts f = {0};
-	jv captured_ids, a, task_id = field(replay, "task.id");
+	jv captured_ids, a, task_id = json_at(replay, "task.id");
 	const char *id = jv_string_value(task_id);
 
 	count_captures(replay, &f, &captured_ids);

@@ -25,11 +25,6 @@ static const char usage[] =
 	"the files under its trial directory.\n"
 	"  --output DIR  also write DIR/<workload id>/replay.json\n";
 
-static jv path_get(jv v, const char *a, const char *b)
-{
-	return jv_getpath(jv_copy(v), b ? JV_ARRAY(jv_string(a), jv_string(b)) : JV_ARRAY(jv_string(a)));
-}
-
 static void add_error(jv *errors, char *msg)
 {
 	*errors = jv_array_append(*errors, jv_string(msg));
@@ -149,7 +144,7 @@ static jv str_or_null(jv v)
 static jv harbor_observation(jv record, const char *trial)
 {
 	char *result_path = io_join(trial, "result.json");
-	jv job_dir = path_get(record, "job_dir", NULL);
+	jv job_dir = json_at(record, "job_dir");
 	jv result = jv_null(), job = jv_null();
 	struct pc_err e;
 
@@ -163,17 +158,17 @@ static jv harbor_observation(jv record, const char *trial)
 	} else
 		job = jv_object();
 	free(result_path);
-	jv rewards = path_get(result, "verifier_result", "rewards");
-	jv exception = path_get(result, "exception_info", NULL);
-	jv h = JV_OBJECT(jv_string("job_id"), str_or_null(path_get(job, "id", NULL)),
-			 jv_string("trial_name"), str_or_null(path_get(result, "trial_name", NULL)),
-			 jv_string("trial_uri"), str_or_null(path_get(result, "trial_uri", NULL)),
-			 jv_string("task_checksum"), str_or_null(path_get(result, "task_checksum", NULL)),
+	jv rewards = json_at(result, "verifier_result.rewards");
+	jv exception = json_at(result, "exception_info");
+	jv h = JV_OBJECT(jv_string("job_id"), str_or_null(json_at(job, "id")),
+			 jv_string("trial_name"), str_or_null(json_at(result, "trial_name")),
+			 jv_string("trial_uri"), str_or_null(json_at(result, "trial_uri")),
+			 jv_string("task_checksum"), str_or_null(json_at(result, "task_checksum")),
 			 jv_string("rewards"), jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_object()),
-			 jv_string("exception_type"), str_or_null(path_get(exception, "exception_type", NULL)),
-			 jv_string("exception_message"), str_or_null(path_get(exception, "exception_message", NULL)),
-			 jv_string("started_at"), str_or_null(path_get(result, "started_at", NULL)),
-			 jv_string("finished_at"), str_or_null(path_get(result, "finished_at", NULL)));
+			 jv_string("exception_type"), str_or_null(json_at(exception, "exception_type")),
+			 jv_string("exception_message"), str_or_null(json_at(exception, "exception_message")),
+			 jv_string("started_at"), str_or_null(json_at(result, "started_at")),
+			 jv_string("finished_at"), str_or_null(json_at(result, "finished_at")));
 	jv_free(exception);
 	jv_free(result);
 	jv_free(job);
@@ -184,26 +179,26 @@ static jv harbor_observation(jv record, const char *trial)
 /* A Memory snapshot from a raw entries/list response (null: none). */
 static jv snapshot(jv response)
 {
-	jv entries = path_get(response, "entries", NULL), out = jv_array();
+	jv entries = json_at(response, "entries"), out = jv_array();
 
 	if (jv_get_kind(entries) == JV_KIND_ARRAY)
 		jv_array_foreach(entries, i, entry) {
 			(void)i;
-			jv refs = path_get(entry, "source_refs", NULL), slim = jv_array();
+			jv refs = json_at(entry, "source_refs"), slim = jv_array();
 			if (jv_get_kind(refs) == JV_KIND_ARRAY)
 				jv_array_foreach(refs, j, ref) {
 					(void)j;
-					slim = jv_array_append(slim, JV_OBJECT(jv_string("name"), path_get(ref, "name", NULL),
-									       jv_string("source_id"), path_get(ref, "source_id", NULL)));
+					slim = jv_array_append(slim, JV_OBJECT(jv_string("name"), json_at(ref, "name"),
+									       jv_string("source_id"), json_at(ref, "source_id")));
 					jv_free(ref);
 				}
 			out = jv_array_append(out, JV_OBJECT(
 				jv_string("entry_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_id"))),
 				jv_string("entry_version_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_version_id"))),
-				jv_string("version"), path_get(entry, "version", NULL),
-				jv_string("kind"), path_get(entry, "kind", NULL),
-				jv_string("text"), path_get(entry, "text", NULL),
-				jv_string("state"), path_get(entry, "state", NULL),
+				jv_string("version"), json_at(entry, "version"),
+				jv_string("kind"), json_at(entry, "kind"),
+				jv_string("text"), json_at(entry, "text"),
+				jv_string("state"), json_at(entry, "state"),
 				jv_string("source_refs"), slim));
 			jv_free(refs);
 			jv_free(entry);
@@ -215,18 +210,18 @@ static jv snapshot(jv response)
 
 static jv probes(jv record)
 {
-	jv calls = path_get(record, "powercontext", "probes"), out = jv_array();
+	jv calls = json_at(record, "powercontext.probes"), out = jv_array();
 
 	jv_array_foreach(calls, i, call) {
 		(void)i;
-		jv response = path_get(call, "response", NULL);
+		jv response = json_at(call, "response");
 		if (jv_get_kind(response) == JV_KIND_OBJECT) {
-			jv content = str_or_null(path_get(response, "content", NULL));
+			jv content = str_or_null(json_at(response, "content"));
 			out = jv_array_append(out, JV_OBJECT(
-				jv_string("id"), path_get(call, "id", NULL),
-				jv_string("query"), path_get(call, "query", NULL),
+				jv_string("id"), json_at(call, "id"),
+				jv_string("query"), json_at(call, "query"),
 				jv_string("prepared_context"),
-				JV_OBJECT(jv_string("status"), path_get(response, "status", NULL),
+				JV_OBJECT(jv_string("status"), json_at(response, "status"),
 					  jv_string("content"), jv_get_kind(content) == JV_KIND_NULL
 						  ? (jv_free(content), jv_string("")) : content)));
 		}
@@ -239,9 +234,9 @@ static jv probes(jv record)
 
 static jv normalize(jv record)
 {
-	jv trial_dir = path_get(record, "trial_dir", NULL);
+	jv trial_dir = json_at(record, "trial_dir");
 	const char *trial = jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
-	jv errors = path_get(record, "errors", NULL);
+	jv errors = json_at(record, "errors");
 	jv captures = trial ? capture_records(trial, &errors) : jv_array();
 	jv artifacts = trial ? native_artifacts(trial, &errors) : jv_array();
 	jv instructions = trial ? resolved_instructions(trial) : jv_array();
@@ -249,17 +244,17 @@ static jv normalize(jv record)
 	int failed = jv_array_length(jv_copy(errors)) > 0;
 	jv replay = JV_OBJECT(
 		jv_string("schema"), jv_string(SCHEMA_EVIDENCE),
-		jv_string("run_id"), path_get(record, "run_id", NULL),
-		jv_string("environment"), path_get(record, "environment", NULL),
-		jv_string("task"), path_get(record, "workload", NULL),
+		jv_string("run_id"), json_at(record, "run_id"),
+		jv_string("environment"), json_at(record, "environment"),
+		jv_string("task"), json_at(record, "workload"),
 		jv_string("status"), jv_string(failed ? "failed" : "completed"),
 		jv_string("errors"), errors,
 		jv_string("harbor"), harbor,
 		jv_string("capture_records"), captures,
 		jv_string("native_artifacts"), artifacts);
 	replay = jv_object_set(replay, jv_string("resolved_instructions"), instructions);
-	replay = jv_object_set(replay, jv_string("memory_before"), snapshot(path_get(record, "powercontext", "memory_before")));
-	replay = jv_object_set(replay, jv_string("memory_after"), snapshot(path_get(record, "powercontext", "memory_after")));
+	replay = jv_object_set(replay, jv_string("memory_before"), snapshot(json_at(record, "powercontext.memory_before")));
+	replay = jv_object_set(replay, jv_string("memory_after"), snapshot(json_at(record, "powercontext.memory_after")));
 	replay = jv_object_set(replay, jv_string("probes"), probes(record));
 	jv_free(trial_dir);
 	return replay;

@@ -472,20 +472,11 @@ static jv run_verifier(struct run *r, const char *task_dir, const char *step,
 
 /* ---- the trial ---- */
 
-static double number_at(jv doc, const char *a, const char *b, double fallback)
-{
-	jv v = jv_getpath(jv_copy(doc), b ? JV_ARRAY(jv_string(a), jv_string(b)) : JV_ARRAY(jv_string(a)));
-	double x = jv_get_kind(v) == JV_KIND_NUMBER ? jv_number_value(v) : fallback;
-
-	jv_free(v);
-	return x;
-}
-
 static double agent_timeout(const struct run *r, jv task_toml, jv step)
 {
 	if (r->opt->agent_timeout > 0)
 		return r->opt->agent_timeout;
-	return number_at(step, "agent", "timeout_sec", number_at(task_toml, "agent", "timeout_sec", 0));
+	return json_number_at(step, "agent.timeout_sec", json_number_at(task_toml, "agent.timeout_sec", 0));
 }
 
 static void step_paths_init(struct step_paths *sp, const struct run *r, const char *step)
@@ -525,8 +516,8 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 	if (instruction) {
 		jv verr = jv_null();
 		verifier_result = run_verifier(r, task_dir, name, &sp,
-					       number_at(step, "verifier", "timeout_sec",
-							 number_at(task_toml, "verifier", "timeout_sec", 600)),
+					       json_number_at(step, "verifier.timeout_sec",
+							 json_number_at(task_toml, "verifier.timeout_sec", 600)),
 					       &verr);
 		if (jv_get_kind(exception) == JV_KIND_NULL)
 			exception = verr;

@@ -265,3 +265,28 @@ int json_has_true(jv obj, const char *key)
 	jv_free(v);
 	return t;
 }
+
+jv json_at(jv obj, const char *dotted)
+{
+	char *copy = pc_xstrdup(dotted), *save = NULL;
+	jv path = jv_array();
+
+	for (char *k = strtok_r(copy, ".", &save); k; k = strtok_r(NULL, ".", &save))
+		path = jv_array_append(path, jv_string(k));
+	free(copy);
+	jv v = jv_getpath(jv_copy(obj), path);
+	if (!jv_is_valid(v)) {
+		jv_free(v);
+		return jv_null();
+	}
+	return v;
+}
+
+double json_number_at(jv obj, const char *dotted, double fallback)
+{
+	jv v = json_at(obj, dotted);
+	double x = jv_get_kind(v) == JV_KIND_NUMBER ? jv_number_value(v) : fallback;
+
+	jv_free(v);
+	return x;
+}

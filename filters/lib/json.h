@@ -44,4 +44,11 @@ const char *json_str(jv obj, const char *key);      /* NULL unless a string */
 int json_has_true(jv obj, const char *key);
 jv json_get(jv obj, const char *key);                /* borrowed copy, caller frees */
 
+/* The value at a dotted path ("task.dataset.id") of obj (borrowed); null
+ * where the path does not lead, never invalid. */
+jv json_at(jv obj, const char *dotted);
+
+/* The number at a dotted path, or fallback when it is not a number. */
+double json_number_at(jv obj, const char *dotted, double fallback);
+
 #endif
