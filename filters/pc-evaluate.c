@@ -1,8 +1,10 @@
-/* pc-evaluate: replays in, Memory evaluations out (DESIGN §3).
+/* pc-evaluate: replays in, evaluations out (docs/DESIGN.md §3).
  *
- * The evaluator reads nothing but replay evidence and decides per case:
- * accepted (every assertion true), inconclusive (collection failed) or failed.
- * Reasons are worded and quoted like the reference harness's evaluator.
+ * The evaluator reads nothing but replay evidence.  A Memory workload is
+ * judged on the Memory it left behind; an outcome workload on whether it
+ * ended as its manifest expects under the failure policy the run used, which
+ * the replay does not hold, so it comes from --failure-policy.  Values,
+ * reasons and their quoting follow PowerContext 1.4.1's evaluator.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,25 +16,29 @@
 #include "json.h"
 #include "stage.h"
 #include "text.h"
+#include "verdict.h"
 
 extern char **environ;
 
 static const char usage[] =
-	"usage: pc-evaluate [--experiment-prefix NAME] [--output DIR]\n"
+	"usage: pc-evaluate [--experiment-prefix NAME] [--failure-policy POLICY] [--output DIR]\n"
 	"Reads powercontext.e2e-evidence/v1 replays on stdin and writes one\n"
 	"powercontext.e2e-evaluation/v1 line per replay.\n"
 	"  --experiment-prefix NAME  experiment is NAME:<workload id> (default e2e)\n"
+	"  --failure-policy POLICY   collect-all (default) or fail-fast: the policy the\n"
+	"                            replays ran under, which outcome workloads expect\n"
 	"  --output DIR              also write DIR/<workload id>/eval-report.json\n"
 	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive.\n";
 
 /* Counts and sets the rules of DESIGN §3 are computed from. */
 struct facts {
 	int eligible, captured, new_memory, grounded;
-	int probes_declared, probes_supported;
+	int probes_positive, probes_supported;
 	int in_run_contexts, completed_checkpoints;
 	int summaries, instructions;
 	int instructions_recorded;
 	jv missing_native;          /* sorted list of missing base names */
+	jv forbidden_matched;       /* ids of probes whose context was forbidden */
 	double capture_coverage, groundedness, probe_coverage;
 };
 
@@ -90,9 +96,33 @@ static void count_captures(jv replay, struct facts *f, jv *captured_ids)
 	f->capture_coverage = f->eligible ? (double)f->captured / f->eligible : 0.0;
 }
 
+static int is_atomic(jv entry)
+{
+	jv artifact = json_at(entry, "artifact");
+	int atomic = jv_get_kind(artifact) == JV_KIND_OBJECT;
+
+	jv_free(artifact);
+	return atomic;
+}
+
+/* (family, artifact id) of an atomic entry, ("memory", entry id) of a
+ * legacy one: revisions and states of one entry are the same Memory.  A
+ * family is printable ASCII, so the newline cannot be ambiguous. */
+static jv memory_identity(jv entry)
+{
+	if (is_atomic(entry)) {
+		jv artifact = json_at(entry, "artifact");
+		jv id = jv_string_fmt("%s\n%s", json_str(artifact, "family"), json_str(artifact, "artifact_id"));
+		jv_free(artifact);
+		return id;
+	}
+	return jv_string_fmt("memory\n%s", json_str(entry, "entry_id"));
+}
+
+/* Grounded: cites a Source, and every Source it cites was captured. */
 static int entry_grounded(jv entry, jv captured_ids)
 {
-	jv refs = jv_object_get(jv_copy(entry), jv_string("source_refs"));
+	jv refs = jv_object_get(jv_copy(entry), jv_string(is_atomic(entry) ? "sources" : "source_refs"));
 	int n = jv_array_length(jv_copy(refs)), ok = n > 0;
 
 	jv_array_foreach(refs, i, ref) {
@@ -114,12 +144,12 @@ static void count_memory(jv replay, jv captured_ids, struct facts *f)
 
 	jv_array_foreach(before, i, entry) {
 		(void)i;
-		before_ids = jv_object_set(before_ids, jv_string(json_str(entry, "entry_id")), jv_true());
+		before_ids = jv_object_set(before_ids, memory_identity(entry), jv_true());
 		jv_free(entry);
 	}
 	jv_array_foreach(after, i, entry) {
 		(void)i;
-		jv seen = jv_object_get(jv_copy(before_ids), jv_string(json_str(entry, "entry_id")));
+		jv seen = jv_object_get(jv_copy(before_ids), memory_identity(entry));
 		if (!jv_is_valid(seen)) {
 			f->new_memory++;
 			f->grounded += entry_grounded(entry, captured_ids);
@@ -140,21 +170,29 @@ static const char *bytes(jv s, size_t *n)
 	return jv_string_value(s);
 }
 
-/* Whether the string content holds every fragment (consumed), case-folded. */
-static int all_fragments(jv content, jv fragments)
+/* How many of the fragments (consumed) the string content (borrowed)
+ * holds, both folded the same way. */
+static int fragments_found(enum text_fold how, jv content, jv fragments)
 {
 	size_t cn, fn;
 	const char *c = bytes(content, &cn);
-	int ok = 1;
+	int found = 0;
 
 	jv_array_foreach(fragments, i, frag) {
 		(void)i;
 		const char *f = bytes(frag, &fn);
-		ok = ok && text_contains_folded(c, cn, f, fn);
+		found += text_contains_folded(how, c, cn, f, fn);
 		jv_free(frag);
 	}
 	jv_free(fragments);
-	return ok;
+	return found;
+}
+
+static int all_fragments(enum text_fold how, jv content, jv fragments)
+{
+	int n = jv_array_length(jv_copy(fragments));
+
+	return fragments_found(how, content, fragments) == n;
 }
 
 /* The observed probe with this id (observed is borrowed); the last one
@@ -174,44 +212,71 @@ static jv find_probe(jv observed, jv id)
 	return found;
 }
 
-static int probe_supported(jv spec, jv observed)
+/* A ready probe (borrowed) matched a forbidden fragment of its spec: as the
+ * run recorded it, or, in replays that did not record it, by its content. */
+static int probe_forbidden(jv spec, jv probe)
 {
-	jv id = jv_object_get(jv_copy(spec), jv_string("id"));
-	jv probe = find_probe(observed, id);
-	int ok = 0;
+	jv forbidden = json_at(spec, "forbidden_context");
+	jv recorded = json_at(probe, "forbidden_context_matched");
+	jv content = json_at(probe, "prepared_context.content");
+	int matched = 0;
 
-	if (jv_is_valid(probe)) {
-		jv prepared = jv_object_get(jv_copy(probe), jv_string("prepared_context"));
-		jv content = jv_object_get(jv_copy(prepared), jv_string("content"));
-		jv expected = jv_object_get(jv_copy(spec), jv_string("expected_context"));
-		size_t n;
-		const char *c = bytes(content, &n);
-		ok = str_is(prepared, "status", "ready") && !text_is_blank(c, n) &&
-		     all_fragments(content, jv_copy(expected));
-		jv_free(content);
-		jv_free(expected);
-		jv_free(prepared);
-	}
-	jv_free(probe);
-	jv_free(id);
+	if (jv_array_length(jv_copy(forbidden)) == 0)
+		matched = 0;
+	else if (jv_get_kind(recorded) != JV_KIND_NULL)
+		matched = jv_get_kind(recorded) == JV_KIND_TRUE;
+	else if (jv_get_kind(content) == JV_KIND_STRING)
+		matched = fragments_found(TEXT_FOLD_NFC, content, jv_copy(forbidden)) > 0;
+	jv_free(content);
+	jv_free(recorded);
+	jv_free(forbidden);
+	return matched;
+}
+
+static int probe_supported(jv spec, jv probe, int forbidden)
+{
+	jv content = json_at(probe, "prepared_context.content");
+	jv expected = json_at(spec, "expected_context");
+	size_t n;
+	const char *c = jv_get_kind(content) == JV_KIND_STRING ? bytes(content, &n) : (n = 0, "");
+	int ok = !forbidden && n > 0 && !text_is_blank(c, n) &&
+		 all_fragments(TEXT_FOLD_NFC, content, jv_copy(expected));
+
+	jv_free(content);
+	jv_free(expected);
 	return ok;
 }
 
+/* Probes with expected context are positive; one that only forbids context
+ * (an abstention probe) counts toward forbidden_context_absent alone. */
 static void count_probes(jv replay, struct facts *f)
 {
 	jv specs = json_at(replay, "task.evaluation.probes");
 	jv observed = json_at(replay, "probes");
 
+	f->forbidden_matched = jv_array();
 	jv_array_foreach(specs, i, spec) {
 		(void)i;
-		f->probes_declared++;
-		f->probes_supported += probe_supported(spec, observed);
+		jv id = json_get(spec, "id");
+		jv probe = find_probe(observed, id);
+		jv prepared = json_at(probe, "prepared_context");
+		int positive = jv_array_length(json_at(spec, "expected_context")) > 0;
+		int ready = str_is(prepared, "status", "ready");
+		int forbidden = ready && probe_forbidden(spec, probe);
+
+		if (forbidden)
+			f->forbidden_matched = jv_array_append(f->forbidden_matched, jv_copy(id));
+		f->probes_positive += positive;
+		f->probes_supported += positive && ready && probe_supported(spec, probe, forbidden);
+		jv_free(prepared);
+		jv_free(probe);
+		jv_free(id);
 		jv_free(spec);
 	}
 	jv_free(specs);
 	jv_free(observed);
-	f->probe_coverage = f->probes_declared
-		? (double)f->probes_supported / f->probes_declared : 0.0;
+	f->probe_coverage = f->probes_positive
+		? (double)f->probes_supported / f->probes_positive : 1.0;
 }
 
 /* pathlib's PurePosixPath(path).name: the last part that is not "" or ".". */
@@ -352,7 +417,7 @@ static int expected_memory_found(jv replay)
 		jv_array_foreach(entries, j, entry) {
 			(void)j;
 			jv text = jv_object_get(entry, jv_string("text"));
-			found = found || all_fragments(text, JV_ARRAY(jv_copy(frag)));
+			found = found || all_fragments(TEXT_FOLD, text, JV_ARRAY(jv_copy(frag)));
 			jv_free(text);
 		}
 		ok = ok && found;
@@ -385,11 +450,47 @@ static jv native_assertion(const struct facts *f)
 	return v;
 }
 
+/* The checksum of the task that ran: a batch's own task when the run merged
+ * several into one trial, else the trial's; an empty one does not count. */
+static jv observed_checksum(jv replay)
+{
+	jv source = json_at(replay, "harbor.source_task_checksum");
+
+	if (jv_get_kind(source) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(source)) > 0)
+		return source;
+	jv_free(source);
+	return json_at(replay, "harbor.task_checksum");
+}
+
+static int declares_forbidden(jv spec)
+{
+	jv probes = json_at(spec, "probes");
+	int any = 0;
+
+	jv_array_foreach(probes, i, probe) {
+		(void)i;
+		any = any || jv_array_length(json_at(probe, "forbidden_context")) > 0;
+		jv_free(probe);
+	}
+	jv_free(probes);
+	return any;
+}
+
+static jv forbidden_assertion(const struct facts *f)
+{
+	if (jv_array_length(jv_copy(f->forbidden_matched)) == 0)
+		return value(jv_true(), text_fmt("No forbidden context matched."));
+	char *list = repr_list(jv_copy(f->forbidden_matched));
+	jv v = value(jv_false(), text_fmt("Forbidden context matched for probes: %s.", list));
+	free(list);
+	return v;
+}
+
 static jv assertions(jv replay, const struct facts *f)
 {
 	jv a = jv_object(), spec = json_at(replay, "task.evaluation");
 	jv pinned = json_at(replay, "task.dataset.checksum");
-	jv observed = json_at(replay, "harbor.task_checksum");
+	jv observed = observed_checksum(replay);
 	jv fragments = json_at(spec, "expected_memory");
 	int completed = str_is(replay, "status", "completed");
 	int before = jv_array_length(json_at(replay, "memory_before.entries"));
@@ -435,6 +536,8 @@ static jv assertions(jv replay, const struct facts *f)
 			  text_fmt("Expected Memory fragments: %s.", list)));
 		free(list);
 	}
+	if (declares_forbidden(spec))
+		SET("forbidden_context_absent", forbidden_assertion(f));
 #undef SET
 	jv_free(fragments);
 	jv_free(observed);
@@ -478,6 +581,8 @@ static char *task_outcome(jv replay)
 
 	if (exception)
 		outcome = text_fmt("error:%s", exception);
+	else if (str_is(replay, "status", "failed"))
+		outcome = text_fmt("not_passed");
 	else if (jv_object_length(jv_copy(rewards)) == 0)
 		outcome = text_fmt("unscored");
 	else {
@@ -533,49 +638,141 @@ static jv attributes(jv replay)
 		jv_string("workload_id"), json_at(replay, "task.id"));
 }
 
-/* The evaluation document of one replay, and its case's exit code. */
-static jv evaluate(jv replay, const char *prefix, int *verdict)
+/* One case; assertions, scores and metrics are consumed, outcome freed. */
+static jv make_case(jv replay, jv assertions, jv scores, char *outcome, jv metrics)
+{
+	jv kase = JV_OBJECT(jv_string("name"), json_at(replay, "task.id"),
+			    jv_string("assertions"), assertions,
+			    jv_string("scores"), scores,
+			    jv_string("labels"),
+			    JV_OBJECT(jv_string("task_outcome"), value(jv_string(outcome), NULL)),
+			    jv_string("metrics"), metrics,
+			    jv_string("attributes"), attributes(replay));
+
+	free(outcome);
+	return kase;
+}
+
+static jv memory_case(jv replay)
 {
 	struct facts f = {0};
-	jv captured_ids, a, task_id = json_at(replay, "task.id");
-	const char *id = jv_string_value(task_id);
+	jv captured_ids;
 
 	count_captures(replay, &f, &captured_ids);
 	count_memory(replay, captured_ids, &f);
 	count_probes(replay, &f);
 	count_native(replay, &f);
 	jv_free(captured_ids);
-	a = assertions(replay, &f);
-	*verdict = EXIT_OK;
-	jv_object_foreach(a, k, v) {
-		if (!json_has_true(v, "value"))
-			*verdict = EXIT_FAILED;
-		jv_free(k);
-		jv_free(v);
-	}
-	if (!str_is(replay, "status", "completed"))
-		*verdict = EXIT_INCONCLUSIVE;
-	jv kase = JV_OBJECT(jv_string("name"), jv_string(id),
-			    jv_string("assertions"), a,
-			    jv_string("scores"), scores(replay, &f),
-			    jv_string("labels"),
-			    JV_OBJECT(jv_string("task_outcome"), value(jv_string(""), NULL)),
-			    jv_string("metrics"), metrics(&f, replay),
-			    jv_string("attributes"), attributes(replay));
-	char *outcome = task_outcome(replay);
-	kase = jv_setpath(kase, JV_ARRAY(jv_string("labels"), jv_string("task_outcome"),
-					 jv_string("value")), jv_string(outcome));
-	free(outcome);
+	jv kase = make_case(replay, assertions(replay, &f), scores(replay, &f),
+			    task_outcome(replay), metrics(&f, replay));
 	jv_free(f.missing_native);
-	jv doc = JV_OBJECT(jv_string("schema"), jv_string(SCHEMA_EVALUATION),
-			   jv_string("experiment"), jv_string_fmt("%s:%s", prefix, id),
-			   jv_string("cases"), JV_ARRAY(kase));
-	jv_free(task_id);
-	return doc;
+	jv_free(f.forbidden_matched);
+	return kase;
+}
+
+/* A workload a fail-fast group never ran has nothing to judge. */
+static jv skipped_case(jv replay)
+{
+	jv a = JV_OBJECT(jv_string("execution_completed"),
+			 value(jv_false(), text_fmt("Skipped after an earlier task stopped the shared Harbor trial.")));
+
+	return make_case(replay, a, jv_object(), text_fmt("skipped"), jv_object());
+}
+
+/* Python's repr() of the Harbor reward, None when there is none.  The
+ * replay keeps an int reward an int (1, not 1.0), so its literal (NULL if
+ * unknown) decides how it prints. */
+static void reward_repr(struct sbuf *b, jv reward, const char *lit, size_t lit_len)
+{
+	int integral = lit && lit_len > 0;
+
+	for (size_t i = 0; integral && i < lit_len; i++)
+		integral = lit[i] == '-' || (lit[i] >= '0' && lit[i] <= '9');
+
+	if (jv_get_kind(reward) != JV_KIND_NUMBER)
+		sbuf_add(b, "None");
+	else if (integral && !(lit_len == 2 && !strncmp(lit, "-0", 2)))
+		sbuf_addn(b, lit, lit_len);
+	else if (integral)
+		sbuf_add(b, "0");
+	else
+		text_py_float(b, jv_number_value(reward));
+}
+
+/* An outcome workload ends as its manifest expects under the policy: its
+ * status, and for a run that ran, Harbor's reward 1 (completed) or 0. */
+static jv outcome_case(jv replay, const char *policy, const char *text, size_t text_len)
+{
+	jv expectations = json_at(replay, "task.evaluation.expected_execution");
+	jv expected = json_get(expectations, policy), actual = json_get(replay, "status");
+	jv reward = json_at(replay, "harbor.rewards.reward");
+	int skip = !strcmp(jv_string_value(expected), "skipped");
+	int want = !strcmp(jv_string_value(expected), "completed");
+	int ok = jv_equal(jv_copy(expected), jv_copy(actual)) &&
+		 (skip || (jv_get_kind(reward) == JV_KIND_NUMBER && jv_number_value(reward) == want));
+	struct sbuf b = {0};
+	const char *lit = NULL;
+	size_t lit_len = 0;
+
+	if (text && !json_literal_at(text, text_len, "harbor.rewards.reward", &lit, &lit_len))
+		lit = NULL;
+	sbuf_add(&b, "Expected ");
+	repr(&b, expected);
+	if (!skip)
+		sbuf_addf(&b, " with Harbor reward %d", want);
+	sbuf_add(&b, "; observed ");
+	repr(&b, actual);
+	if (!skip) {
+		sbuf_add(&b, " with Harbor reward ");
+		reward_repr(&b, reward, lit, lit_len);
+	}
+	sbuf_add(&b, ".");
+	jv a = JV_OBJECT(jv_string("execution_outcome"), value(jv_bool(ok), sbuf_take(&b)));
+	jv kase = make_case(replay, a, jv_object(), text_fmt("%s", jv_string_value(actual)), jv_object());
+	jv_free(reward);
+	jv_free(actual);
+	jv_free(expected);
+	jv_free(expectations);
+	return kase;
+}
+
+/* The evaluation document of one replay into *doc, and its exit code;
+ * -1 for a replay no single-run evaluation can judge.  text is the replay
+ * as it was written. */
+static int evaluate(jv replay, const char *text, size_t text_len, const char *prefix,
+		    const char *policy, jv *doc, int *code, struct pc_err *e)
+{
+	jv evaluation = json_at(replay, "task.evaluation");
+	enum evaluation_kind kind = docs_evaluation_kind(evaluation);
+	int skipped = str_is(replay, "status", "skipped");
+	jv kase, experiment;
+
+	jv_free(evaluation);
+	if (kind == EVALUATION_OUTCOME)
+		kase = outcome_case(replay, policy, text, text_len);
+	else if (skipped)
+		kase = skipped_case(replay);
+	else if (kind == EVALUATION_MEMORY)
+		kase = memory_case(replay);
+	else
+	{
+		jv id = json_at(replay, "task.id");
+		pc_fail(e, "workload %s (run %s): an OFF/ON paired workload is judged on a pair of runs, not on one replay",
+			jv_string_value(id), json_str(replay, "run_id"));
+		jv_free(id);
+		return -1;
+	}
+	verdict_judge(kase, code);
+	experiment = jv_string_fmt("%s:%s", prefix, json_str(kase, "name"));
+	*doc = JV_OBJECT(jv_string("schema"), jv_string(SCHEMA_EVALUATION),
+			 jv_string("experiment"), experiment,
+			 jv_string("cases"), JV_ARRAY(kase));
+	return 0;
 }
 
 struct options {
 	const char *prefix;
+	const char *policy;
 	const char *output;
 };
 
@@ -583,6 +780,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
 		{ "experiment-prefix", required_argument, NULL, 'p' },
+		{ "failure-policy", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		STAGE_STANDARD_OPTIONS,
 	};
@@ -590,10 +788,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 
 	o->prefix = "e2e";
+	o->policy = "collect-all";
 	o->output = NULL;
 	while ((c = stage_option(&cli)) >= 0) {
 		if (c == 'p')
 			o->prefix = optarg;
+		else if (c == 'f')
+			o->policy = optarg;
 		else
 			o->output = optarg;
 	}
@@ -601,6 +802,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return c;
 	if (!*o->prefix)
 		return stage_usage_error("pc-evaluate", usage, "--experiment-prefix must not be empty"), STAGE_USAGE;
+	if (strcmp(o->policy, "collect-all") && strcmp(o->policy, "fail-fast"))
+		return stage_usage_error("pc-evaluate", usage, "--failure-policy must be collect-all or fail-fast"), STAGE_USAGE;
 	return 0;
 }
 
@@ -619,15 +822,19 @@ int main(int argc, char **argv)
 	stage_input_open(&in, "pc-evaluate", &red, SCHEMA_EVIDENCE, &doc_replay);
 	while (stage_input_next(&in, &replay)) {
 		int verdict;
-		jv doc = evaluate(replay, o.prefix, &verdict);
-		jv id = jv_getpath(replay, JV_ARRAY(jv_string("task"), jv_string("id")));
-		rc = stage_deliver(o.output, jv_string_value(id), "eval-report.json", &red, doc, &e);
-		jv_free(id);
-		if (rc != 0) {
+		jv doc, id = json_at(replay, "task.id");
+		if (evaluate(replay, in.reader.text, in.reader.text_len, o.prefix, o.policy,
+			     &doc, &verdict, &e) != 0)
 			status = stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg);
+		else if (stage_deliver(o.output, jv_string_value(id), "eval-report.json", &red, doc, &e) != 0) {
+			status = stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg);
+			jv_free(id);
+			jv_free(replay);
 			break;
-		}
-		status = stage_worst(status, verdict);
+		} else
+			status = stage_worst(status, verdict);
+		jv_free(id);
+		jv_free(replay);
 	}
 	status = stage_worst(status, in.status);
 	if (in.count == 0 && status == EXIT_OK)

@@ -1,9 +1,9 @@
 /* pc-report: evaluations in, a verdict for people and for CI out.
  *
- * A case is accepted when every assertion is true, inconclusive when
- * collection_completed is false, failed otherwise; the report only reads
- * those values, it never re-evaluates replay evidence.  Formats: text (for a
- * terminal), markdown (the reference report.md per workload), json and junit.
+ * Each case's verdict and exit code come from verdict.h (accepted, failed,
+ * inconclusive or skipped); the report only reads the assertion values and
+ * the task outcome, it never re-evaluates replay evidence.  Formats: text (for
+ * a terminal), markdown (the reference report.md per workload), json and junit.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +16,7 @@
 #include "json.h"
 #include "stage.h"
 #include "text.h"
+#include "verdict.h"
 
 extern char **environ;
 
@@ -26,10 +27,8 @@ static const char usage[] =
 	"                json (counts and cases) or junit (JUnit XML)\n"
 	"  --output DIR  also write DIR/<workload id>/report.md per workload\n"
 	"  -v            text: show every assertion, score, label and metric\n"
-	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive.\n";
-
-enum verdict { ACCEPTED, FAILED, INCONCLUSIVE };
-static const char *const verdict_names[] = { "accepted", "failed", "inconclusive" };
+	"Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
+	"failed, 3 inconclusive (or skipped before anything was collected).\n";
 
 struct report_case {
 	jv kase;             /* one case of an evaluation document */
@@ -40,27 +39,9 @@ struct report_case {
 struct cases {
 	struct report_case *v;
 	int n;
-	int count[3];
+	int count[VERDICTS];
+	int status;          /* the cases' exit codes folded with stage_worst */
 };
-
-static enum verdict verdict_of(jv kase)
-{
-	jv assertions = jv_object_get(jv_copy(kase), jv_string("assertions"));
-	jv collected = jv_object_get(jv_copy(assertions), jv_string("collection_completed"));
-	enum verdict v = ACCEPTED;
-
-	jv_object_foreach(assertions, name, a) {
-		if (!json_has_true(a, "value"))
-			v = FAILED;
-		jv_free(name);
-		jv_free(a);
-	}
-	if (jv_is_valid(collected) && !json_has_true(collected, "value"))
-		v = INCONCLUSIVE;
-	jv_free(collected);
-	jv_free(assertions);
-	return v;
-}
 
 static void add_cases(struct cases *cs, jv doc)
 {
@@ -68,13 +49,15 @@ static void add_cases(struct cases *cs, jv doc)
 	const char *experiment = json_str(doc, "experiment");
 
 	jv_array_foreach(list, i, kase) {
+		int code;
 		(void)i;
 		cs->v = pc_xrealloc(cs->v, (size_t)(cs->n + 1) * sizeof *cs->v);
 		struct report_case *c = &cs->v[cs->n++];
 		c->kase = kase;
 		c->experiment = pc_xstrdup(experiment);
-		c->verdict = verdict_of(kase);
+		c->verdict = verdict_judge(kase, &code);
 		cs->count[c->verdict]++;
+		cs->status = stage_worst(cs->status, code);
 	}
 	jv_free(list);
 }
@@ -110,10 +93,22 @@ static jv section(const struct report_case *c, const char *name)
 	return jv_object_get(jv_copy(c->kase), jv_string(name));
 }
 
+/* "3 workloads: 1 accepted, 1 failed, 0 inconclusive, 1 skipped".  Only the
+ * fail-fast policy skips workloads, so skips are named only when there are
+ * some: every other run's summary reads as it always has. */
+static void add_counts(struct sbuf *b, const struct cases *cs)
+{
+	sbuf_addf(b, "%d workload%s: %d accepted, %d failed, %d inconclusive",
+		  cs->n, cs->n == 1 ? "" : "s", cs->count[VERDICT_ACCEPTED],
+		  cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
+	if (cs->count[VERDICT_SKIPPED])
+		sbuf_addf(b, ", %d skipped", cs->count[VERDICT_SKIPPED]);
+}
+
 /* ---- text ---- */
 
 struct style {
-	const char *on[3], *off, *dim;
+	const char *on[VERDICTS], *off, *dim;
 };
 
 static void text_line(struct sbuf *b, const char *mark, const char *name, jv entry)
@@ -155,7 +150,7 @@ static void render_text(struct sbuf *b, const struct cases *cs, int verbose,
 		jv assertions = section(c, "assertions");
 
 		sbuf_addf(b, "%s%-12s%s %s\n", st->on[c->verdict],
-			  verdict_names[c->verdict], st->off, case_name(c));
+			  verdict_name(c->verdict), st->off, case_name(c));
 		jv_object_foreach(assertions, name, a) {
 			int ok = json_has_true(a, "value");
 			if (!ok)
@@ -172,9 +167,9 @@ static void render_text(struct sbuf *b, const struct cases *cs, int verbose,
 			text_values(b, "metric", section(c, "metrics"));
 		}
 	}
-	sbuf_addf(b, "%s%d workload%s: %d accepted, %d failed, %d inconclusive%s\n",
-		  st->dim, cs->n, cs->n == 1 ? "" : "s", cs->count[ACCEPTED],
-		  cs->count[FAILED], cs->count[INCONCLUSIVE], st->off);
+	sbuf_add(b, st->dim);
+	add_counts(b, cs);
+	sbuf_addf(b, "%s\n", st->off);
 }
 
 /* ---- markdown ---- */
@@ -254,44 +249,53 @@ static const char *label(const struct report_case *c, const char *name)
 	return s ? s : "unscored";
 }
 
+/* A skipped workload has no collection_completed: nothing was attempted,
+ * so nothing failed. */
+static const char *collection_status(const struct report_case *c)
+{
+	if (c->verdict == VERDICT_SKIPPED)
+		return "skipped";
+	jv collected = jv_object_get(section(c, "assertions"), jv_string("collection_completed"));
+	int completed = json_has_true(collected, "value");
+
+	jv_free(collected);
+	return completed ? "completed" : "failed";
+}
+
 /* One workload in the layout of the reference harness's report.md;
  * depth 1 for a standalone file, 2 when nested under the summary. */
 static void markdown_case(struct sbuf *b, const struct report_case *c, int depth)
 {
 	const char *h = depth == 1 ? "#" : "##";
-	jv assertions = section(c, "assertions");
-	jv collected = jv_object_get(assertions, jv_string("collection_completed"));
 	char *rewards = rewards_text(c);
 
 	if (depth == 1)
 		sbuf_add(b, "# PowerContext end-to-end Memory evaluation\n\n");
 	else
-		sbuf_addf(b, "## `%s`: %s\n\n", case_name(c), verdict_names[c->verdict]);
+		sbuf_addf(b, "## `%s`: %s\n\n", case_name(c), verdict_name(c->verdict));
 	sbuf_addf(b, "- Workload: `%s`\n", case_name(c));
 	sbuf_addf(b, "- Execution adapter: `%s`\n", attribute(c, "execution_adapter"));
 	sbuf_addf(b, "- Harbor dataset: `%s`\n", attribute(c, "dataset"));
-	sbuf_addf(b, "- Collection status: `%s`\n",
-		  json_has_true(collected, "value") ? "completed" : "failed");
+	sbuf_addf(b, "- Collection status: `%s`\n", collection_status(c));
 	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n\n", label(c, "task_outcome"));
 	sbuf_addf(b, "%s# Harbor reward\n\n%s\n", h, rewards);
 	sbuf_addf(b, "%s# Memory evaluation\n\n```text\n", h);
 	evaluation_lines(b, c);
 	sbuf_add(b, "```\n");
 	free(rewards);
-	jv_free(collected);
 }
 
 static void render_markdown(struct sbuf *b, const struct cases *cs)
 {
 	sbuf_add(b, "# PowerContext end-to-end Memory evaluation\n\n");
-	sbuf_addf(b, "%d workload%s: %d accepted, %d failed, %d inconclusive.\n\n",
-		  cs->n, cs->n == 1 ? "" : "s", cs->count[ACCEPTED], cs->count[FAILED], cs->count[INCONCLUSIVE]);
+	add_counts(b, cs);
+	sbuf_add(b, ".\n\n");
 	sbuf_add(b, "| Workload | Verdict | Native task outcome | Database | Run |\n");
 	sbuf_add(b, "|---|---|---|---|---|\n");
 	for (int i = 0; i < cs->n; i++) {
 		const struct report_case *c = &cs->v[i];
 		sbuf_addf(b, "| `%s` | %s | %s | %s | `%s` |\n", case_name(c),
-			  verdict_names[c->verdict], label(c, "task_outcome"),
+			  verdict_name(c->verdict), label(c, "task_outcome"),
 			  attribute(c, "database"), attribute(c, "run_id"));
 	}
 	for (int i = 0; i < cs->n; i++) {
@@ -327,13 +331,14 @@ static void render_json(struct sbuf *b, const struct cases *cs)
 		list = jv_array_append(list, JV_OBJECT(
 			jv_string("name"), jv_string(case_name(c)),
 			jv_string("experiment"), jv_string(c->experiment),
-			jv_string("verdict"), jv_string(verdict_names[c->verdict]),
+			jv_string("verdict"), jv_string(verdict_name(c->verdict)),
 			jv_string("task_outcome"), jv_string(label(c, "task_outcome")),
 			jv_string("failed_assertions"), false_assertions(c)));
 	}
-	jv doc = JV_OBJECT(jv_string("accepted"), jv_number(cs->count[ACCEPTED]),
-			   jv_string("failed"), jv_number(cs->count[FAILED]),
-			   jv_string("inconclusive"), jv_number(cs->count[INCONCLUSIVE]),
+	jv doc = JV_OBJECT(jv_string("accepted"), jv_number(cs->count[VERDICT_ACCEPTED]),
+			   jv_string("failed"), jv_number(cs->count[VERDICT_FAILED]),
+			   jv_string("inconclusive"), jv_number(cs->count[VERDICT_INCONCLUSIVE]),
+			   jv_string("skipped"), jv_number(cs->count[VERDICT_SKIPPED]),
 			   jv_string("cases"), list);
 	jv s = jv_dump_string(doc, 0);
 	sbuf_addf(b, "%s\n", jv_string_value(s));
@@ -360,23 +365,29 @@ static void xml_escaped(struct sbuf *b, const char *s)
 	}
 }
 
-static void junit_case(struct sbuf *b, const struct report_case *c)
+/* Why a workload was not run: the reason of its first false assertion
+ * (execution_completed when nothing was collected), else its task outcome
+ * (a skip the failure policy expected leaves every assertion true). */
+static void junit_skipped(struct sbuf *b, const struct report_case *c)
 {
 	jv failing = false_assertions(c);
-	const char *tag = c->verdict == INCONCLUSIVE ? "error" : "failure";
+	jv first = jv_array_get(jv_copy(failing), 0);   /* invalid when none */
+	const char *reason = json_str(first, "reason");
 
-	sbuf_add(b, "    <testcase classname=\"");
-	xml_escaped(b, c->experiment);
-	sbuf_add(b, "\" name=\"");
-	xml_escaped(b, case_name(c));
-	sbuf_add(b, "\"");
-	if (c->verdict == ACCEPTED) {
-		sbuf_add(b, "/>\n");
-		jv_free(failing);
-		return;
-	}
-	sbuf_addf(b, ">\n      <%s type=\"%s\" message=\"%d assertion%s false\">", tag,
-		  verdict_names[c->verdict], jv_array_length(jv_copy(failing)),
+	sbuf_add(b, "      <skipped message=\"");
+	xml_escaped(b, reason && *reason ? reason : label(c, "task_outcome"));
+	sbuf_add(b, "\"/>\n");
+	jv_free(first);
+	jv_free(failing);
+}
+
+static void junit_failure(struct sbuf *b, const struct report_case *c)
+{
+	jv failing = false_assertions(c);
+	const char *tag = c->verdict == VERDICT_INCONCLUSIVE ? "error" : "failure";
+
+	sbuf_addf(b, "      <%s type=\"%s\" message=\"%d assertion%s false\">", tag,
+		  verdict_name(c->verdict), jv_array_length(jv_copy(failing)),
 		  jv_array_length(jv_copy(failing)) == 1 ? "" : "s");
 	jv_array_foreach(failing, i, a) {
 		const char *reason = json_str(a, "reason");
@@ -390,16 +401,36 @@ static void junit_case(struct sbuf *b, const struct report_case *c)
 		jv_free(a);
 	}
 	jv_free(failing);
-	sbuf_addf(b, "</%s>\n    </testcase>\n", tag);
+	sbuf_addf(b, "</%s>\n", tag);
+}
+
+static void junit_case(struct sbuf *b, const struct report_case *c)
+{
+	sbuf_add(b, "    <testcase classname=\"");
+	xml_escaped(b, c->experiment);
+	sbuf_add(b, "\" name=\"");
+	xml_escaped(b, case_name(c));
+	sbuf_add(b, "\"");
+	if (c->verdict == VERDICT_ACCEPTED) {
+		sbuf_add(b, "/>\n");
+		return;
+	}
+	sbuf_add(b, ">\n");
+	if (c->verdict == VERDICT_SKIPPED)
+		junit_skipped(b, c);
+	else
+		junit_failure(b, c);
+	sbuf_add(b, "    </testcase>\n");
 }
 
 static void render_junit(struct sbuf *b, const struct cases *cs)
 {
 	sbuf_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	sbuf_addf(b, "<testsuites name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n",
-		  cs->n, cs->count[FAILED], cs->count[INCONCLUSIVE]);
-	sbuf_addf(b, "  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n",
-		  cs->n, cs->count[FAILED], cs->count[INCONCLUSIVE]);
+		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
+	sbuf_addf(b, "  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE],
+		  cs->count[VERDICT_SKIPPED]);
 	for (int i = 0; i < cs->n; i++)
 		junit_case(b, &cs->v[i]);
 	sbuf_add(b, "  </testsuite>\n</testsuites>\n");
@@ -495,13 +526,6 @@ static int write_files(const struct cases *cs, const char *outdir,
 	return 0;
 }
 
-static int exit_code(const struct cases *cs)
-{
-	if (cs->count[FAILED])
-		return EXIT_FAILED;
-	return cs->count[INCONCLUSIVE] ? EXIT_INCONCLUSIVE : EXIT_OK;
-}
-
 static int run(const struct options *o, const struct redactor *red)
 {
 	struct cases cs = {0};
@@ -511,8 +535,8 @@ static int run(const struct options *o, const struct redactor *red)
 	const char *no_color = getenv("NO_COLOR");  /* no-color.org: only a non-empty value counts */
 	int color = !strcmp(o->format, "text") && isatty(STDOUT_FILENO) && !(no_color && *no_color);
 	struct style st = color
-		? (struct style){ { "\033[32m", "\033[31m", "\033[33m" }, "\033[0m", "\033[2m" }
-		: (struct style){ { "", "", "" }, "", "" };
+		? (struct style){ { "\033[32m", "\033[31m", "\033[33m", "\033[36m" }, "\033[0m", "\033[2m" }
+		: (struct style){ { "", "", "", "" }, "", "" };
 
 	if (status != EXIT_OK) {
 		free_cases(&cs);
@@ -532,7 +556,7 @@ static int run(const struct options *o, const struct redactor *red)
 	else if (fputs(safe, stdout) == EOF || fflush(stdout) != 0)
 		status = stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout");
 	else
-		status = exit_code(&cs);
+		status = cs.status;
 	free(safe);
 	free(text);
 	free_cases(&cs);

@@ -17,7 +17,7 @@ teardown() {
 
 # Probes under test only: p1 and p2 declared, no expected Memory.
 TWO_PROBES='.task.evaluation.expected_memory = [] |
-	.task.evaluation.probes = [spec("p1"; []), spec("p2"; [])]'
+	.task.evaluation.probes = [spec("p1"; ["ctx"]), spec("p2"; ["ctx"])]'
 
 # Only the probe p1, declared with EXPECTED and observed ready with CONTENT.
 one_probe() {
@@ -192,35 +192,59 @@ e2e:second-workload"
 	assert_output "{\"value\":true,\"reason\":\"Expected Memory fragments: ['STRASSE'].\"}"
 }
 
-@test "content made of Unicode whitespace is blank: unsupported even with no fragments" {
+@test "a probe without expected context is not positive: coverage 1 with none supported, whatever its content" {
 	evaluate "$(one_probe '[]' '"\u2003\u00a0\n"')"
-	assert_status 2
-	run ev '[.cases[0].metrics.recall_probes_supported, .cases[0].assertions.recall_probes_supported.value]'
-	assert_output '[0,false]'
-	evaluate "$(one_probe '[]' '"\u0085\u001f\u3000\t\r\u000b\u000c\u2028\u2029"')"
-	assert_status 2
+	assert_status 0
+	run ev '[.cases[0].metrics.recall_probes_supported, .cases[0].scores.probe_coverage.value, .cases[0].assertions.recall_probes_supported.reason]'
+	assert_output '[0,1,"Observed 1.000; required 1.000."]'
+	evaluate "$(one_probe '[]' '"some context"')"
+	assert_status 0
 	run ev '.cases[0].metrics.recall_probes_supported'
 	assert_output 0
-	evaluate "$(one_probe '[]' '""')"
-	assert_status 2
+}
+
+@test "only positive probes count toward probe coverage (1 of 2, beside an abstention probe)" {
+	evaluate "$TWO_PROBES | .task.evaluation.probes += [spec(\"p3\"; [])] | .task.evaluation.thresholds.probe_coverage = 0.5 |
+		.probes = [probe(\"p1\"; \"ready\"; \"ctx\"), probe(\"p3\"; \"ready\"; \"anything\")]"
+	assert_status 0
+	run ev '[.cases[0].scores.probe_coverage.value, .cases[0].metrics.recall_probes_supported]'
+	assert_output '[0.5,1]'
 }
 
 @test "a zero width space is not whitespace (as Python's str.isspace)" {
-	evaluate "$(one_probe '[]' '"\u200b"')"
+	evaluate "$(one_probe '["\u200b"]' '"\u200b"')"
 	assert_status 0
 	run ev '.cases[0].metrics.recall_probes_supported'
 	assert_output 1
 }
 
+@test "probe fragments match composed and decomposed text alike (NFC after case folding)" {
+	evaluate "$(one_probe '["Caf\u00e9"]' '"we met at the CAFE\u0301"')"
+	assert_status 0
+	evaluate "$(one_probe '["cafe\u0301"]' '"Caf\u00c9"')"
+	assert_status 0
+	run ev '.cases[0].metrics.recall_probes_supported'
+	assert_output 1
+}
+
+@test "expected Memory fragments fold case but are not NFC-normalized" {
+	evaluate '.task.evaluation.expected_memory = ["CAF\u00c9"] | .memory_after.entries[0].text = "cafe\u0301 decision"'
+	assert_status 2
+	run assertion expected_memory_recorded
+	assert_output false
+	evaluate '.task.evaluation.expected_memory = ["CAF\u00c9"] | .memory_after.entries[0].text = "caf\u00e9 decision"'
+	assert_status 0
+}
+
 @test "a probe whose status is not ready is unsupported" {
-	evaluate "$(one_probe '[]' '"some context"') | .probes[0].prepared_context.status = \"empty\""
+	evaluate "$(one_probe '["some"]' '"some context"') | .probes[0].prepared_context.status = \"empty\""
 	assert_status 2
 	run ev '.cases[0].assertions.recall_probes_supported'
 	assert_output '{"value":false,"reason":"Observed 0.000; required 1.000."}'
 }
 
 @test "a declared probe missing from the replay is unsupported" {
-	evaluate "$(one_probe '[]' '"ctx"') | .probes[0].id = \"another\""
+	evaluate "$(one_probe '["ctx"]' '"ctx"') | .probes[0].id = \"another\""
 	assert_status 2
 	run ev '[.cases[0].metrics.recall_probes_supported, .cases[0].scores.probe_coverage.value]'
 	assert_output '[0,0]'
@@ -252,9 +276,9 @@ e2e:second-workload"
 }
 
 @test "of two observations with the same probe id, the last one counts" {
-	evaluate "$(one_probe '[]' '"ctx"') | .probes += [probe(\"p1\"; \"empty\"; \"\")]"
+	evaluate "$(one_probe '["ctx"]' '"ctx"') | .probes += [probe(\"p1\"; \"empty\"; \"\")]"
 	assert_status 2
-	evaluate "$(one_probe '[]' '""') | .probes += [probe(\"p1\"; \"ready\"; \"ctx\")]"
+	evaluate "$(one_probe '["ctx"]' '""') | .probes += [probe(\"p1\"; \"ready\"; \"ctx\")]"
 	assert_status 0
 }
 
@@ -463,6 +487,164 @@ e2e:second-workload"
 	assert_status 0
 	run ev '.cases[0].labels.task_outcome.value'
 	assert_output '"not_passed"'
+}
+
+@test "task_outcome: a failed run is not_passed whatever its rewards" {
+	evaluate '.status = "failed" | .errors = ["agent crashed"] | .harbor.rewards = {"reward": 1}'
+	assert_status 3
+	run ev '.cases[0].labels.task_outcome.value'
+	assert_output '"not_passed"'
+}
+
+# ---- PowerContext 1.4.1: atomic Memory ----
+
+@test "atomic entries are new by artifact id, whatever their revision, and grounded by their sources" {
+	evaluate '.capture_records = [cap("user_prompt"; "captured"; "s1")] |
+		.memory_before.entries = [atomic("a1"; 1; [])] |
+		.memory_after.entries = [atomic("a1"; 2; []), atomic("a2"; 1; [ref("s1")]), atomic("a3"; 1; [ref("s9")])] |
+		.task.evaluation.thresholds.groundedness = 0.5'
+	assert_status 2
+	run ev '[.cases[0].metrics.memory_entries_created, .cases[0].scores.groundedness.value, .cases[0].assertions.scope_started_empty.value]'
+	assert_output '[2,0.5,false]'
+}
+
+@test "an atomic entry citing only artifacts is not grounded" {
+	evaluate '.memory_after.entries = [atomic("a1"; 1; []) | .artifacts = [{family: "source", artifact_id: "s1", revision: 1}]] |
+		.task.evaluation.expected_memory = [] | .task.evaluation.thresholds.groundedness = 1'
+	assert_status 2
+	run ev '.cases[0].scores.groundedness.value'
+	assert_output 0
+}
+
+@test "legacy and atomic entries in one replay: the same id in another family is new" {
+	evaluate '.memory_before.entries = [entry("m1"; [])] |
+		.memory_after.entries = [entry("m1"; []), atomic("m1"; 1; [])] | .task.evaluation.expected_memory = []'
+	assert_status 2
+	run ev '.cases[0].metrics | [.memory_entries_after, .memory_entries_created]'
+	assert_output '[2,1]'
+}
+
+@test "an entry that is neither atomic nor legacy is named by its path" {
+	replay '.memory_after.entries = [{kind: "fact", text: "x", state: "active"}]' >"$T/bad.json"
+	run --separate-stderr pc-evaluate <"$T/bad.json"
+	assert_status 1
+	assert_stdout_empty
+	assert_stderr_contains "stdin:1: memory_after.entries[0].entry_id: is required"
+	replay '.memory_after.entries = [atomic("a1"; 0; [])]' >"$T/bad.json"
+	run --separate-stderr pc-evaluate <"$T/bad.json"
+	assert_status 1
+	assert_stderr_contains "stdin:1: memory_after.entries[0].artifact.revision: must be at least 1"
+}
+
+# ---- PowerContext 1.4.1: forbidden context ----
+
+@test "forbidden context: a recorded match fails forbidden_context_absent and the probe it was on" {
+	evaluate '.task.evaluation.probes = [spec("p1"; ["OceanBase"]) | .forbidden_context = ["SQLite"]] |
+		.probes = [probe("p1"; "ready"; "") | .forbidden_context_matched = true]'
+	assert_status 2
+	run ev '.cases[0].assertions.forbidden_context_absent'
+	assert_output "{\"value\":false,\"reason\":\"Forbidden context matched for probes: ['p1'].\"}"
+	run ev '.cases[0].metrics.recall_probes_supported'
+	assert_output 0
+}
+
+@test "forbidden context: without a recorded flag the content decides, compared as NFC folded text" {
+	evaluate '.task.evaluation.probes += [forbid("abstain"; ["Caf\u00e9"])] |
+		.probes += [probe("abstain"; "ready"; "the CAFE\u0301 said")]'
+	assert_status 2
+	run reason forbidden_context_absent
+	assert_output "Forbidden context matched for probes: ['abstain']."
+	evaluate '.task.evaluation.probes += [forbid("abstain"; ["SQLite"])] |
+		.probes += [probe("abstain"; "ready"; "nothing relevant")]'
+	assert_status 0
+	run ev '.cases[0].assertions.forbidden_context_absent'
+	assert_output '{"value":true,"reason":"No forbidden context matched."}'
+}
+
+@test "forbidden context: a recorded false wins over the content, and a probe that is not ready never matches" {
+	evaluate '.task.evaluation.probes += [forbid("abstain"; ["SQLite"])] |
+		.probes += [probe("abstain"; "ready"; "SQLite") | .forbidden_context_matched = false]'
+	assert_status 0
+	evaluate '.task.evaluation.probes += [forbid("abstain"; ["SQLite"])] |
+		.probes += [probe("abstain"; "empty"; "SQLite") | .forbidden_context_matched = true]'
+	assert_status 0
+}
+
+@test "without forbidden fragments there is no forbidden_context_absent assertion" {
+	evaluate .
+	run ev '.cases[0].assertions | has("forbidden_context_absent")'
+	assert_output false
+}
+
+# ---- PowerContext 1.4.1: provenance, skipped runs, outcome workloads ----
+
+@test "task provenance prefers the source task checksum, and ignores an empty one" {
+	evaluate '.harbor.source_task_checksum = .task.dataset.checksum | .harbor.task_checksum = "batch-checksum"'
+	assert_status 0
+	evaluate '.harbor.source_task_checksum = "" | .harbor.task_checksum = "batch-checksum"'
+	assert_status 2
+	run reason task_provenance_matches
+	assert_output --partial "observed 'batch-checksum'."
+}
+
+@test "a skipped Memory workload has one assertion, execution_completed, and is inconclusive" {
+	evaluate '.status = "skipped" | .errors = []'
+	assert_status 3
+	run ev '.cases[0] | [(.assertions | keys), .assertions.execution_completed.value, .labels.task_outcome.value, .scores, .metrics]'
+	assert_output '[["execution_completed"],false,"skipped",{},{}]'
+	run ev '.cases[0].assertions.execution_completed.reason'
+	assert_output '"Skipped after an earlier task stopped the shared Harbor trial."'
+}
+
+@test "an outcome workload is judged on its status and Harbor reward under the failure policy" {
+	evaluate '.task.evaluation = outcome("failed"; "failed") | .status = "failed" | .harbor.rewards = {"reward": 0}'
+	assert_status 0
+	run ev '.cases[0] | [(.assertions | keys), .labels.task_outcome.value, .scores, .metrics]'
+	assert_output '[["execution_outcome"],"failed",{},{}]'
+	run reason execution_outcome
+	assert_output "Expected 'failed' with Harbor reward 0; observed 'failed' with Harbor reward 0."
+	evaluate '.task.evaluation = outcome("completed"; "skipped") | .status = "failed" | .harbor.rewards = {"reward": 0}'
+	assert_status 2
+	run reason execution_outcome
+	assert_output "Expected 'completed' with Harbor reward 1; observed 'failed' with Harbor reward 0."
+}
+
+@test "an outcome workload's expected skip holds only under the policy that expects it" {
+	evaluate '.task.evaluation = outcome("completed"; "skipped") | .status = "skipped" | .harbor.rewards = {}' --failure-policy fail-fast
+	assert_status 0
+	run reason execution_outcome
+	assert_output "Expected 'skipped'; observed 'skipped'."
+	evaluate '.task.evaluation = outcome("completed"; "skipped") | .status = "skipped" | .harbor.rewards = {}'
+	assert_status 2
+	run reason execution_outcome
+	assert_output "Expected 'completed' with Harbor reward 1; observed 'skipped' with Harbor reward None."
+}
+
+@test "an outcome reason prints the reward as the replay wrote it: 1 as an int, 1.0 as a float" {
+	replay '.task.evaluation = outcome("completed"; "completed") | .harbor.rewards = {"reward": 1}' -c >"$T/int.json"
+	sed 's/"rewards":{"reward":1}/"rewards":{"reward":1.0}/' "$T/int.json" >"$T/float.json"
+	grep -q '"reward":1.0}' "$T/float.json"
+	run --separate-stderr pc-evaluate <"$T/int.json"
+	assert_status 0
+	assert_output --partial "observed 'completed' with Harbor reward 1."
+	run --separate-stderr pc-evaluate <"$T/float.json"
+	assert_status 0
+	assert_output --partial "observed 'completed' with Harbor reward 1.0."
+}
+
+@test "a completed outcome workload needs Harbor's reward 1" {
+	evaluate '.task.evaluation = outcome("completed"; "completed") | .harbor.rewards = {"reward": 0.5}'
+	assert_status 2
+	evaluate '.task.evaluation = outcome("completed"; "completed") | .harbor.rewards = {"reward": 1}'
+	assert_status 0
+}
+
+@test "a paired workload's replay is refused: it is judged on a pair of runs" {
+	replay '.task.evaluation = {recall_step: "recall"}' >"$T/paired.json"
+	run --separate-stderr pc-evaluate <"$T/paired.json"
+	assert_status 1
+	assert_stdout_empty
+	assert_stderr_contains "workload project-database-decision (run project-database-decision-0123456789ab): an OFF/ON paired workload"
 }
 
 @test "attributes name the registry dataset for a registry task" {
@@ -736,7 +918,7 @@ project-database-decision"
 @test "--help prints the usage on stdout and exits 0" {
 	run --separate-stderr pc-evaluate --help </dev/null
 	assert_status 0
-	assert_line --index 0 "usage: pc-evaluate [--experiment-prefix NAME] [--output DIR]"
+	assert_line --index 0 "usage: pc-evaluate [--experiment-prefix NAME] [--failure-policy POLICY] [--output DIR]"
 	assert_output --partial "--experiment-prefix NAME"
 }
 
@@ -759,4 +941,7 @@ project-database-decision"
 	run --separate-stderr pc-evaluate extra-argument <"$ACCEPTED"
 	assert_status 64
 	assert_stdout_empty
+	run --separate-stderr pc-evaluate --failure-policy sometimes <"$ACCEPTED"
+	assert_status 64
+	assert_stderr_contains "--failure-policy must be collect-all or fail-fast"
 }

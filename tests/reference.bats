@@ -1,12 +1,14 @@
 #!/usr/bin/env bats
-# pc-evaluate against PowerContext's own offline evaluator.
+# pc-evaluate against PowerContext's own evaluator.
 #
 # tests/fixtures/reference/replays.jsonl holds replays serialized by
 # PowerContext's replay model; evaluations.jsonl, line for line, holds what
-# PowerContext's evaluator wrote for each of them (see the README there).
-# Every line must evaluate to the same document: same assertion, score,
-# label, metric and attribute names in the same order, the same values
-# (numbers compared numerically, so 1 == 1.0) and byte-identical reasons.
+# PowerContext's evaluator returned for each of them under the failure
+# policy on the same line of policies.txt (see the README there; the files
+# are rebuilt by tests/reference/generate). Every line must evaluate to the
+# same document: same assertion, score, label, metric and attribute names in
+# the same order, the same values (numbers compared numerically, so
+# 1 == 1.0) and byte-identical reasons.
 
 setup() {
 	bats_load_library bats-support
@@ -14,7 +16,7 @@ setup() {
 	REPO="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
 	PC_BIN="${PC_BIN:-$REPO/bin}"
 	FIXTURES="$REPO/tests/fixtures/reference"
-	CASES=71
+	CASES=157
 	# The filters redact every configured secret: a caller's secrets must
 	# not rewrite the strings under comparison.
 	local name
@@ -35,23 +37,51 @@ ORDER='.cases | map({name,
 	labels: (.labels | keys_unsorted), metrics: (.metrics | keys_unsorted),
 	attributes: (.attributes | keys_unsorted)})'
 
-# The exit status a single-case evaluation implies.
+# The exit status a single-case evaluation implies: 3 when the run did not
+# complete (collection_completed or execution_completed false).
 EXIT_STATUS='.cases[0].assertions
 	| if all(.[]; .value == true) then 0
-	  elif .collection_completed.value == false then 3
+	  elif .collection_completed.value == false or .execution_completed.value == false then 3
 	  else 2 end'
 
-# check_case LINE WORKLOAD_ID: evaluate replay LINE alone and compare it with
-# the reference evaluation on the same line.
+# The exit status of a stream of evaluations (jq -s): its worst case.
+WORST_EXIT="map($EXIT_STATUS) | if any(. == 2) then 2 elif any(. == 3) then 3 else 0 end"
+
+# jq's verdict of one case: skipped when the workload was not run and nothing
+# but execution_completed is false.
+VERDICT='def verdict:
+	if .labels.task_outcome.value == "skipped"
+	    and all(.assertions | to_entries[]; .value.value == true or .key == "execution_completed") then "skipped"
+	  elif all(.assertions[]; .value == true) then "accepted"
+	  elif .assertions.collection_completed.value == false
+	    or .assertions.execution_completed.value == false then "inconclusive"
+	  else "failed" end;'
+
+# The verdict counts of a stream of evaluations (jq -s), as pc-report has them.
+COUNTS="$VERDICT"' map(.cases[0] | verdict) as $v
+	| reduce ("accepted", "failed", "inconclusive", "skipped") as $k ({}; .[$k] = ($v | map(select(. == $k)) | length))
+	| .cases = ($v | length)'
+
+# lines_for POLICY FILE: the lines of fixture FILE evaluated under POLICY.
+lines_for() {
+	LC_ALL=C awk -v policy="$1" 'NR == FNR { p[FNR] = $0; next } p[FNR] == policy' \
+		"$FIXTURES/policies.txt" "$FIXTURES/$2"
+}
+
+# check_case LINE WORKLOAD_ID POLICY: evaluate replay LINE alone under its
+# failure policy and compare it with the reference evaluation on the same line.
 check_case() {
-	local n=$1 name=$2 dir=$BATS_TEST_TMPDIR rc=0
+	local n=$1 name=$2 policy=$3 dir=$BATS_TEST_TMPDIR rc=0
 	sed -n "${n}p" "$FIXTURES/replays.jsonl" >"$dir/replay.json"
 	sed -n "${n}p" "$FIXTURES/evaluations.jsonl" >"$dir/expected.json"
 	run jq -r '.task.id' "$dir/replay.json"
 	assert_success
 	assert_output "$name"
+	run sed -n "${n}p" "$FIXTURES/policies.txt"
+	assert_output "$policy"
 
 	"$PC_BIN/pc-evaluate" --experiment-prefix offline \
+		--failure-policy "$(sed -n "${n}p" "$FIXTURES/policies.txt")" \
 		<"$dir/replay.json" >"$dir/actual.json" 2>"$dir/stderr" || rc=$?
 	if [ -s "$dir/stderr" ]; then
 		echo "pc-evaluate stderr:"
@@ -70,14 +100,26 @@ check_case() {
 	assert_equal "$rc" "$(jq "$EXIT_STATUS" "$dir/expected.json")"
 }
 
-@test "reference fixtures: one evaluation per replay, one test per line" {
-	run wc -l <"$FIXTURES/replays.jsonl"
-	assert_output "$CASES"
-	run wc -l <"$FIXTURES/evaluations.jsonl"
-	assert_output "$CASES"
+@test "reference fixtures: one evaluation and one policy per replay, one test per line" {
+	local file repeated
+	for file in replays.jsonl evaluations.jsonl policies.txt; do
+		run wc -l <"$FIXTURES/$file"
+		assert_output "$CASES"
+	done
 	run diff <(jq -r '.task.id' "$FIXTURES/replays.jsonl") \
 		<(jq -r '.cases[0].name' "$FIXTURES/evaluations.jsonl")
 	assert_success
+	run diff <(jq -r '"offline:" + .task.id' "$FIXTURES/replays.jsonl") \
+		<(jq -r '.experiment' "$FIXTURES/evaluations.jsonl")
+	assert_success
+	run grep -cvxE 'collect-all|fail-fast' "$FIXTURES/policies.txt"
+	assert_output 0
+	# A workload id repeats only for the same replay under the other policy.
+	repeated=$(paste -d ' ' <(jq -r '.task.id' "$FIXTURES/replays.jsonl") "$FIXTURES/policies.txt" | sort | uniq -d)
+	assert_equal "$repeated" ""
+	run jq -sc 'group_by(.task.id) | map(select(map(tojson) | unique | length > 1) | .[0].task.id)' \
+		"$FIXTURES/replays.jsonl"
+	assert_output '[]'
 	run grep -c '^@test "reference case ' "$BATS_TEST_FILENAME"
 	assert_output "$CASES"
 }
@@ -94,307 +136,667 @@ check_case() {
 	assert_success
 }
 
-@test "reference replays: pc-evaluate | pc-report --format json counts every verdict" {
+@test "reference replays PowerContext's replay model refuses: pc-evaluate refuses them too" {
 	local rc=0
 	"$PC_BIN/pc-evaluate" --experiment-prefix offline \
-		<"$FIXTURES/replays.jsonl" >"$BATS_TEST_TMPDIR/evaluations.jsonl" || rc=$?
-	assert_equal "$rc" 2
-	run wc -l <"$BATS_TEST_TMPDIR/evaluations.jsonl"
+		<"$FIXTURES/rejected.jsonl" >"$BATS_TEST_TMPDIR/evaluations.jsonl" 2>"$BATS_TEST_TMPDIR/stderr" || rc=$?
+	assert_equal "$rc" 1
+	run wc -l <"$BATS_TEST_TMPDIR/stderr"
+	assert_output "$(wc -l <"$FIXTURES/rejected.jsonl")"
+	run cat "$BATS_TEST_TMPDIR/evaluations.jsonl"
+	assert_output ''
+}
+
+@test "reference replays: pc-evaluate | pc-report --format json counts every verdict" {
+	local dir=$BATS_TEST_TMPDIR policy rc
+	: >"$dir/evaluations.jsonl"
+	: >"$dir/expected.jsonl"
+	# One pc-evaluate per failure policy; the reference lines in the same order.
+	for policy in collect-all fail-fast; do
+		lines_for "$policy" replays.jsonl >"$dir/replays-$policy.jsonl"
+		lines_for "$policy" evaluations.jsonl >"$dir/expected-$policy.jsonl"
+		rc=0
+		"$PC_BIN/pc-evaluate" --experiment-prefix offline --failure-policy "$policy" \
+			<"$dir/replays-$policy.jsonl" >>"$dir/evaluations.jsonl" || rc=$?
+		assert_equal "$rc" "$(jq -s "$WORST_EXIT" "$dir/expected-$policy.jsonl")"
+		cat "$dir/expected-$policy.jsonl" >>"$dir/expected.jsonl"
+	done
+	run wc -l <"$dir/evaluations.jsonl"
 	assert_output "$CASES"
 
 	rc=0
-	"$PC_BIN/pc-report" --format json \
-		<"$BATS_TEST_TMPDIR/evaluations.jsonl" >"$BATS_TEST_TMPDIR/report.json" || rc=$?
-	assert_equal "$rc" 2
-	run jq -c '{accepted, failed, inconclusive, cases: (.cases | length)}' "$BATS_TEST_TMPDIR/report.json"
-	assert_output '{"accepted":35,"failed":34,"inconclusive":2,"cases":71}'
-	run jq -r '.cases[] | "\(.name) \(.verdict)"' "$BATS_TEST_TMPDIR/report.json"
-	assert_output "$(jq -r '.cases[0] | "\(.name) \(
-		if all(.assertions[]; .value == true) then "accepted"
-		elif .assertions.collection_completed.value == false then "inconclusive"
-		else "failed" end)"' "$FIXTURES/evaluations.jsonl")"
+	"$PC_BIN/pc-report" --format json <"$dir/evaluations.jsonl" >"$dir/report.json" || rc=$?
+	assert_equal "$rc" "$(jq -s "$WORST_EXIT" "$dir/expected.jsonl")"
+	run jq -c '{accepted, failed, inconclusive, skipped, cases: (.cases | length)}' "$dir/report.json"
+	assert_output "$(jq -sc "$COUNTS" "$dir/expected.jsonl")"
+	run jq -r '.cases[] | "\(.name) \(.verdict)"' "$dir/report.json"
+	assert_output "$(jq -r "$VERDICT"' .cases[0] | "\(.name) \(verdict)"' "$dir/expected.jsonl")"
 }
 
-@test "reference case 1: accepted-basic" {
-	check_case 1 accepted-basic
+@test "reference case 1: accepted-basic (collect-all)" {
+	check_case 1 accepted-basic collect-all
 }
 
-@test "reference case 2: failed-with-errors" {
-	check_case 2 failed-with-errors
+@test "reference case 2: failed-with-errors (collect-all)" {
+	check_case 2 failed-with-errors collect-all
 }
 
-@test "reference case 3: failed-without-errors" {
-	check_case 3 failed-without-errors
+@test "reference case 3: failed-without-errors (collect-all)" {
+	check_case 3 failed-without-errors collect-all
 }
 
-@test "reference case 4: completed-with-errors" {
-	check_case 4 completed-with-errors
+@test "reference case 4: completed-with-errors (collect-all)" {
+	check_case 4 completed-with-errors collect-all
 }
 
-@test "reference case 5: checksum-mismatch" {
-	check_case 5 checksum-mismatch
+@test "reference case 5: checksum-mismatch (collect-all)" {
+	check_case 5 checksum-mismatch collect-all
 }
 
-@test "reference case 6: checksum-null" {
-	check_case 6 checksum-null
+@test "reference case 6: checksum-null (collect-all)" {
+	check_case 6 checksum-null collect-all
 }
 
-@test "reference case 7: checksum-single-quote" {
-	check_case 7 checksum-single-quote
+@test "reference case 7: checksum-single-quote (collect-all)" {
+	check_case 7 checksum-single-quote collect-all
 }
 
-@test "reference case 8: checksum-both-quotes" {
-	check_case 8 checksum-both-quotes
+@test "reference case 8: checksum-both-quotes (collect-all)" {
+	check_case 8 checksum-both-quotes collect-all
 }
 
-@test "reference case 9: checksum-double-quote-only" {
-	check_case 9 checksum-double-quote-only
+@test "reference case 9: checksum-double-quote-only (collect-all)" {
+	check_case 9 checksum-double-quote-only collect-all
 }
 
-@test "reference case 10: checksum-control-chars" {
-	check_case 10 checksum-control-chars
+@test "reference case 10: checksum-control-chars (collect-all)" {
+	check_case 10 checksum-control-chars collect-all
 }
 
-@test "reference case 11: checksum-unicode-printable" {
-	check_case 11 checksum-unicode-printable
+@test "reference case 11: checksum-unicode-printable (collect-all)" {
+	check_case 11 checksum-unicode-printable collect-all
 }
 
-@test "reference case 12: checksum-unicode-nonprintable" {
-	check_case 12 checksum-unicode-nonprintable
+@test "reference case 12: checksum-unicode-nonprintable (collect-all)" {
+	check_case 12 checksum-unicode-nonprintable collect-all
 }
 
-@test "reference case 13: checksum-nul" {
-	check_case 13 checksum-nul
+@test "reference case 13: checksum-nul (collect-all)" {
+	check_case 13 checksum-nul collect-all
 }
 
-@test "reference case 14: checksum-empty" {
-	check_case 14 checksum-empty
+@test "reference case 14: checksum-empty (collect-all)" {
+	check_case 14 checksum-empty collect-all
 }
 
-@test "reference case 15: native-missing-all" {
-	check_case 15 native-missing-all
+@test "reference case 15: native-missing-all (collect-all)" {
+	check_case 15 native-missing-all collect-all
 }
 
-@test "reference case 16: native-missing-some" {
-	check_case 16 native-missing-some
+@test "reference case 16: native-missing-some (collect-all)" {
+	check_case 16 native-missing-some collect-all
 }
 
-@test "reference case 17: native-missing-case-sensitive" {
-	check_case 17 native-missing-case-sensitive
+@test "reference case 17: native-missing-case-sensitive (collect-all)" {
+	check_case 17 native-missing-case-sensitive collect-all
 }
 
-@test "reference case 18: native-root-names" {
-	check_case 18 native-root-names
+@test "reference case 18: native-root-names (collect-all)" {
+	check_case 18 native-root-names collect-all
 }
 
-@test "reference case 19: native-path-double-slash" {
-	check_case 19 native-path-double-slash
+@test "reference case 19: native-path-double-slash (collect-all)" {
+	check_case 19 native-path-double-slash collect-all
 }
 
-@test "reference case 20: native-path-trailing-slash" {
-	check_case 20 native-path-trailing-slash
+@test "reference case 20: native-path-trailing-slash (collect-all)" {
+	check_case 20 native-path-trailing-slash collect-all
 }
 
-@test "reference case 21: native-path-trailing-dot" {
-	check_case 21 native-path-trailing-dot
+@test "reference case 21: native-path-trailing-dot (collect-all)" {
+	check_case 21 native-path-trailing-dot collect-all
 }
 
-@test "reference case 22: native-backslash-names" {
-	check_case 22 native-backslash-names
+@test "reference case 22: native-backslash-names (collect-all)" {
+	check_case 22 native-backslash-names collect-all
 }
 
-@test "reference case 23: instructions-mismatch" {
-	check_case 23 instructions-mismatch
+@test "reference case 23: instructions-mismatch (collect-all)" {
+	check_case 23 instructions-mismatch collect-all
 }
 
-@test "reference case 24: instructions-missing-one" {
-	check_case 24 instructions-missing-one
+@test "reference case 24: instructions-missing-one (collect-all)" {
+	check_case 24 instructions-missing-one collect-all
 }
 
-@test "reference case 25: instructions-duplicate-artifact" {
-	check_case 25 instructions-duplicate-artifact
+@test "reference case 25: instructions-duplicate-artifact (collect-all)" {
+	check_case 25 instructions-duplicate-artifact collect-all
 }
 
-@test "reference case 26: instructions-without-summaries" {
-	check_case 26 instructions-without-summaries
+@test "reference case 26: instructions-without-summaries (collect-all)" {
+	check_case 26 instructions-without-summaries collect-all
 }
 
-@test "reference case 27: capture-mix-two-thirds-vs-067" {
-	check_case 27 capture-mix-two-thirds-vs-067
+@test "reference case 27: capture-mix-two-thirds-vs-067 (collect-all)" {
+	check_case 27 capture-mix-two-thirds-vs-067 collect-all
 }
 
-@test "reference case 28: capture-two-thirds-exact" {
-	check_case 28 capture-two-thirds-exact
+@test "reference case 28: capture-two-thirds-exact (collect-all)" {
+	check_case 28 capture-two-thirds-exact collect-all
 }
 
-@test "reference case 29: capture-two-thirds-next-up" {
-	check_case 29 capture-two-thirds-next-up
+@test "reference case 29: capture-two-thirds-next-up (collect-all)" {
+	check_case 29 capture-two-thirds-next-up collect-all
 }
 
-@test "reference case 30: capture-nine-tenths" {
-	check_case 30 capture-nine-tenths
+@test "reference case 30: capture-nine-tenths (collect-all)" {
+	check_case 30 capture-nine-tenths collect-all
 }
 
-@test "reference case 31: capture-one-sixteenth" {
-	check_case 31 capture-one-sixteenth
+@test "reference case 31: capture-one-sixteenth (collect-all)" {
+	check_case 31 capture-one-sixteenth collect-all
 }
 
-@test "reference case 32: capture-three-sixteenths" {
-	check_case 32 capture-three-sixteenths
+@test "reference case 32: capture-three-sixteenths (collect-all)" {
+	check_case 32 capture-three-sixteenths collect-all
 }
 
-@test "reference case 33: capture-none-eligible" {
-	check_case 33 capture-none-eligible
+@test "reference case 33: capture-none-eligible (collect-all)" {
+	check_case 33 capture-none-eligible collect-all
 }
 
-@test "reference case 34: capture-null-source-ids" {
-	check_case 34 capture-null-source-ids
+@test "reference case 34: capture-null-source-ids (collect-all)" {
+	check_case 34 capture-null-source-ids collect-all
 }
 
-@test "reference case 35: groundedness-partial" {
-	check_case 35 groundedness-partial
+@test "reference case 35: groundedness-partial (collect-all)" {
+	check_case 35 groundedness-partial collect-all
 }
 
-@test "reference case 36: groundedness-with-memory-before" {
-	check_case 36 groundedness-with-memory-before
+@test "reference case 36: groundedness-with-memory-before (collect-all)" {
+	check_case 36 groundedness-with-memory-before collect-all
 }
 
-@test "reference case 37: duplicate-entry-ids" {
-	check_case 37 duplicate-entry-ids
+@test "reference case 37: duplicate-entry-ids (collect-all)" {
+	check_case 37 duplicate-entry-ids collect-all
 }
 
-@test "reference case 38: no-new-memory" {
-	check_case 38 no-new-memory
+@test "reference case 38: no-new-memory (collect-all)" {
+	check_case 38 no-new-memory collect-all
 }
 
-@test "reference case 39: empty-memory-after" {
-	check_case 39 empty-memory-after
+@test "reference case 39: empty-memory-after (collect-all)" {
+	check_case 39 empty-memory-after collect-all
 }
 
-@test "reference case 40: require-checkpoint-none-completed" {
-	check_case 40 require-checkpoint-none-completed
+@test "reference case 40: require-checkpoint-none-completed (collect-all)" {
+	check_case 40 require-checkpoint-none-completed collect-all
 }
 
-@test "reference case 41: require-checkpoint-completed" {
-	check_case 41 require-checkpoint-completed
+@test "reference case 41: require-checkpoint-completed (collect-all)" {
+	check_case 41 require-checkpoint-completed collect-all
 }
 
-@test "reference case 42: require-checkpoint-no-memory" {
-	check_case 42 require-checkpoint-no-memory
+@test "reference case 42: require-checkpoint-no-memory (collect-all)" {
+	check_case 42 require-checkpoint-no-memory collect-all
 }
 
-@test "reference case 43: in-run-contexts-meets-minimum" {
-	check_case 43 in-run-contexts-meets-minimum
+@test "reference case 43: in-run-contexts-meets-minimum (collect-all)" {
+	check_case 43 in-run-contexts-meets-minimum collect-all
 }
 
-@test "reference case 44: in-run-contexts-below-minimum" {
-	check_case 44 in-run-contexts-below-minimum
+@test "reference case 44: in-run-contexts-below-minimum (collect-all)" {
+	check_case 44 in-run-contexts-below-minimum collect-all
 }
 
-@test "reference case 45: expected-memory-empty" {
-	check_case 45 expected-memory-empty
+@test "reference case 45: expected-memory-empty (collect-all)" {
+	check_case 45 expected-memory-empty collect-all
 }
 
-@test "reference case 46: expected-memory-blank-fragment-no-entries" {
-	check_case 46 expected-memory-blank-fragment-no-entries
+@test "reference case 46: expected-memory-blank-fragment-no-entries (collect-all)" {
+	check_case 46 expected-memory-blank-fragment-no-entries collect-all
 }
 
-@test "reference case 47: expected-memory-casefold" {
-	check_case 47 expected-memory-casefold
+@test "reference case 47: expected-memory-casefold (collect-all)" {
+	check_case 47 expected-memory-casefold collect-all
 }
 
-@test "reference case 48: expected-memory-casefold-miss" {
-	check_case 48 expected-memory-casefold-miss
+@test "reference case 48: expected-memory-casefold-miss (collect-all)" {
+	check_case 48 expected-memory-casefold-miss collect-all
 }
 
-@test "reference case 49: expected-memory-reprs" {
-	check_case 49 expected-memory-reprs
+@test "reference case 49: expected-memory-reprs (collect-all)" {
+	check_case 49 expected-memory-reprs collect-all
 }
 
-@test "reference case 50: expected-memory-nul" {
-	check_case 50 expected-memory-nul
+@test "reference case 50: expected-memory-nul (collect-all)" {
+	check_case 50 expected-memory-nul collect-all
 }
 
-@test "reference case 51: probes-missing" {
-	check_case 51 probes-missing
+@test "reference case 51: probes-missing (collect-all)" {
+	check_case 51 probes-missing collect-all
 }
 
-@test "reference case 52: probes-status-empty" {
-	check_case 52 probes-status-empty
+@test "reference case 52: probes-status-empty (collect-all)" {
+	check_case 52 probes-status-empty collect-all
 }
 
-@test "reference case 53: probes-blank-unicode" {
-	check_case 53 probes-blank-unicode
+@test "reference case 53: probes-blank-unicode (collect-all)" {
+	check_case 53 probes-blank-unicode collect-all
 }
 
-@test "reference case 54: probe-content-nul" {
-	check_case 54 probe-content-nul
+@test "reference case 54: probe-content-nul (collect-all)" {
+	check_case 54 probe-content-nul collect-all
 }
 
-@test "reference case 55: probes-casefold" {
-	check_case 55 probes-casefold
+@test "reference case 55: probes-casefold (collect-all)" {
+	check_case 55 probes-casefold collect-all
 }
 
-@test "reference case 56: probes-duplicate-observed-ids" {
-	check_case 56 probes-duplicate-observed-ids
+@test "reference case 56: probes-duplicate-observed-ids (collect-all)" {
+	check_case 56 probes-duplicate-observed-ids collect-all
 }
 
-@test "reference case 57: probes-extra-and-partial" {
-	check_case 57 probes-extra-and-partial
+@test "reference case 57: rewards-several-unsorted (collect-all)" {
+	check_case 57 rewards-several-unsorted collect-all
 }
 
-@test "reference case 58: rewards-several-unsorted" {
-	check_case 58 rewards-several-unsorted
+@test "reference case 58: rewards-one-below (collect-all)" {
+	check_case 58 rewards-one-below collect-all
 }
 
-@test "reference case 59: rewards-one-below" {
-	check_case 59 rewards-one-below
+@test "reference case 59: rewards-odd-values (collect-all)" {
+	check_case 59 rewards-odd-values collect-all
 }
 
-@test "reference case 60: rewards-odd-values" {
-	check_case 60 rewards-odd-values
+@test "reference case 60: rewards-none (collect-all)" {
+	check_case 60 rewards-none collect-all
 }
 
-@test "reference case 61: rewards-none" {
-	check_case 61 rewards-none
+@test "reference case 61: exception-with-rewards (collect-all)" {
+	check_case 61 exception-with-rewards collect-all
 }
 
-@test "reference case 62: exception-with-rewards" {
-	check_case 62 exception-with-rewards
+@test "reference case 62: exception-empty-type (collect-all)" {
+	check_case 62 exception-empty-type collect-all
 }
 
-@test "reference case 63: exception-empty-type" {
-	check_case 63 exception-empty-type
+@test "reference case 63: registry-dataset (collect-all)" {
+	check_case 63 registry-dataset collect-all
 }
 
-@test "reference case 64: registry-dataset" {
-	check_case 64 registry-dataset
+@test "reference case 64: registry-dataset-empty-name (collect-all)" {
+	check_case 64 registry-dataset-empty-name collect-all
 }
 
-@test "reference case 65: registry-dataset-empty-name" {
-	check_case 65 registry-dataset-empty-name
+@test "reference case 65: local-dataset-odd-path (collect-all)" {
+	check_case 65 local-dataset-odd-path collect-all
 }
 
-@test "reference case 66: local-dataset-odd-path" {
-	check_case 66 local-dataset-odd-path
+@test "reference case 66: thresholds-all-one-perfect (collect-all)" {
+	check_case 66 thresholds-all-one-perfect collect-all
 }
 
-@test "reference case 67: thresholds-all-one-perfect" {
-	check_case 67 thresholds-all-one-perfect
+@test "reference case 67: thresholds-format-rounding (collect-all)" {
+	check_case 67 thresholds-format-rounding collect-all
 }
 
-@test "reference case 68: thresholds-format-rounding" {
-	check_case 68 thresholds-format-rounding
+@test "reference case 68: everything-odd-strings (collect-all)" {
+	check_case 68 everything-odd-strings collect-all
 }
 
-@test "reference case 69: everything-odd-strings" {
-	check_case 69 everything-odd-strings
+@test "reference case 69: time-formats (collect-all)" {
+	check_case 69 time-formats collect-all
 }
 
-@test "reference case 70: time-formats" {
-	check_case 70 time-formats
+@test "reference case 70: harbor-time-without-offset (collect-all)" {
+	check_case 70 harbor-time-without-offset collect-all
 }
 
-@test "reference case 71: harbor-time-without-offset" {
-	check_case 71 harbor-time-without-offset
+@test "reference case 71: atomic-grounded (collect-all)" {
+	check_case 71 atomic-grounded collect-all
+}
+
+@test "reference case 72: atomic-ungrounded (collect-all)" {
+	check_case 72 atomic-ungrounded collect-all
+}
+
+@test "reference case 73: atomic-partially-grounded-at-threshold (collect-all)" {
+	check_case 73 atomic-partially-grounded-at-threshold collect-all
+}
+
+@test "reference case 74: atomic-grounded-two-thirds-below-0667 (collect-all)" {
+	check_case 74 atomic-grounded-two-thirds-below-0667 collect-all
+}
+
+@test "reference case 75: atomic-artifacts-never-ground (collect-all)" {
+	check_case 75 atomic-artifacts-never-ground collect-all
+}
+
+@test "reference case 76: atomic-source-ids-empty-and-case (collect-all)" {
+	check_case 76 atomic-source-ids-empty-and-case collect-all
+}
+
+@test "reference case 77: atomic-same-id-new-revision-not-new (collect-all)" {
+	check_case 77 atomic-same-id-new-revision-not-new collect-all
+}
+
+@test "reference case 78: atomic-same-id-other-family-is-new (collect-all)" {
+	check_case 78 atomic-same-id-other-family-is-new collect-all
+}
+
+@test "reference case 79: atomic-duplicate-entries-after (collect-all)" {
+	check_case 79 atomic-duplicate-entries-after collect-all
+}
+
+@test "reference case 80: atomic-and-legacy-mixed (collect-all)" {
+	check_case 80 atomic-and-legacy-mixed collect-all
+}
+
+@test "reference case 81: atomic-family-memory-matches-legacy-id (collect-all)" {
+	check_case 81 atomic-family-memory-matches-legacy-id collect-all
+}
+
+@test "reference case 82: atomic-memory-before-nonempty (collect-all)" {
+	check_case 82 atomic-memory-before-nonempty collect-all
+}
+
+@test "reference case 83: atomic-merged-and-superseded (collect-all)" {
+	check_case 83 atomic-merged-and-superseded collect-all
+}
+
+@test "reference case 84: checkpoint-cursor-flags (collect-all)" {
+	check_case 84 checkpoint-cursor-flags collect-all
+}
+
+@test "reference case 85: checkpoint-any-status-but-failed (collect-all)" {
+	check_case 85 checkpoint-any-status-but-failed collect-all
+}
+
+@test "reference case 86: in-run-contexts-at-minimum (collect-all)" {
+	check_case 86 in-run-contexts-at-minimum collect-all
+}
+
+@test "reference case 87: capture-coverage-statuses-half (collect-all)" {
+	check_case 87 capture-coverage-statuses-half collect-all
+}
+
+@test "reference case 88: probes-positive-and-abstention (collect-all)" {
+	check_case 88 probes-positive-and-abstention collect-all
+}
+
+@test "reference case 89: probes-abstention-only (collect-all)" {
+	check_case 89 probes-abstention-only collect-all
+}
+
+@test "reference case 90: probe-missing-from-observation-half (collect-all)" {
+	check_case 90 probe-missing-from-observation-half collect-all
+}
+
+@test "reference case 91: probes-not-ready-statuses (collect-all)" {
+	check_case 91 probes-not-ready-statuses collect-all
+}
+
+@test "reference case 92: probe-coverage-one-third-vs-03335 (collect-all)" {
+	check_case 92 probe-coverage-one-third-vs-03335 collect-all
+}
+
+@test "reference case 93: forbidden-flag-true-abstention (collect-all)" {
+	check_case 93 forbidden-flag-true-abstention collect-all
+}
+
+@test "reference case 94: forbidden-flag-false-content-has-it (collect-all)" {
+	check_case 94 forbidden-flag-false-content-has-it collect-all
+}
+
+@test "reference case 95: forbidden-flag-null-content-decides (collect-all)" {
+	check_case 95 forbidden-flag-null-content-decides collect-all
+}
+
+@test "reference case 96: forbidden-not-ready-probe (collect-all)" {
+	check_case 96 forbidden-not-ready-probe collect-all
+}
+
+@test "reference case 97: forbidden-match-on-positive-probe (collect-all)" {
+	check_case 97 forbidden-match-on-positive-probe collect-all
+}
+
+@test "reference case 98: forbidden-several-probes-in-spec-order (collect-all)" {
+	check_case 98 forbidden-several-probes-in-spec-order collect-all
+}
+
+@test "reference case 99: forbidden-flag-without-forbidden-spec (collect-all)" {
+	check_case 99 forbidden-flag-without-forbidden-spec collect-all
+}
+
+@test "reference case 100: forbidden-nfc-fragment-nfd-content (collect-all)" {
+	check_case 100 forbidden-nfc-fragment-nfd-content collect-all
+}
+
+@test "reference case 101: probes-nfc-expected-nfd-content (collect-all)" {
+	check_case 101 probes-nfc-expected-nfd-content collect-all
+}
+
+@test "reference case 102: probes-nfd-expected-nfc-content (collect-all)" {
+	check_case 102 probes-nfd-expected-nfc-content collect-all
+}
+
+@test "reference case 103: probes-nfd-content-hides-base-letter (collect-all)" {
+	check_case 103 probes-nfd-content-hides-base-letter collect-all
+}
+
+@test "reference case 104: probes-casefold-sharp-s (collect-all)" {
+	check_case 104 probes-casefold-sharp-s collect-all
+}
+
+@test "reference case 105: probes-casefold-greek-sigma (collect-all)" {
+	check_case 105 probes-casefold-greek-sigma collect-all
+}
+
+@test "reference case 106: probes-casefold-turkish-i (collect-all)" {
+	check_case 106 probes-casefold-turkish-i collect-all
+}
+
+@test "reference case 107: probes-casefold-then-nfc (collect-all)" {
+	check_case 107 probes-casefold-then-nfc collect-all
+}
+
+@test "reference case 108: probes-unicode-whitespace-content (collect-all)" {
+	check_case 108 probes-unicode-whitespace-content collect-all
+}
+
+@test "reference case 109: expected-memory-nfc-fragment-nfd-text (collect-all)" {
+	check_case 109 expected-memory-nfc-fragment-nfd-text collect-all
+}
+
+@test "reference case 110: expected-memory-nfd-fragment-nfc-text (collect-all)" {
+	check_case 110 expected-memory-nfd-fragment-nfc-text collect-all
+}
+
+@test "reference case 111: expected-memory-casefold-sharp-s (collect-all)" {
+	check_case 111 expected-memory-casefold-sharp-s collect-all
+}
+
+@test "reference case 112: expected-memory-atomic-and-legacy-not-new (collect-all)" {
+	check_case 112 expected-memory-atomic-and-legacy-not-new collect-all
+}
+
+@test "reference case 113: expected-memory-only-before (collect-all)" {
+	check_case 113 expected-memory-only-before collect-all
+}
+
+@test "reference case 114: memory-skipped-either-policy (collect-all)" {
+	check_case 114 memory-skipped-either-policy collect-all
+}
+
+@test "reference case 115: memory-skipped-either-policy (fail-fast)" {
+	check_case 115 memory-skipped-either-policy fail-fast
+}
+
+@test "reference case 116: memory-skipped-with-evidence (collect-all)" {
+	check_case 116 memory-skipped-with-evidence collect-all
+}
+
+@test "reference case 117: memory-failed-reward-one (collect-all)" {
+	check_case 117 memory-failed-reward-one collect-all
+}
+
+@test "reference case 118: memory-failed-exception (collect-all)" {
+	check_case 118 memory-failed-exception collect-all
+}
+
+@test "reference case 119: memory-rewards-int-sorted (collect-all)" {
+	check_case 119 memory-rewards-int-sorted collect-all
+}
+
+@test "reference case 120: memory-reward-negative-zero (collect-all)" {
+	check_case 120 memory-reward-negative-zero collect-all
+}
+
+@test "reference case 121: source-checksum-matches-task-differs (collect-all)" {
+	check_case 121 source-checksum-matches-task-differs collect-all
+}
+
+@test "reference case 122: source-checksum-mismatches-task-matches (collect-all)" {
+	check_case 122 source-checksum-mismatches-task-matches collect-all
+}
+
+@test "reference case 123: source-checksum-empty-falls-back (collect-all)" {
+	check_case 123 source-checksum-empty-falls-back collect-all
+}
+
+@test "reference case 124: source-checksum-empty-task-null (collect-all)" {
+	check_case 124 source-checksum-empty-task-null collect-all
+}
+
+@test "reference case 125: environment-adapter-settings (collect-all)" {
+	check_case 125 environment-adapter-settings collect-all
+}
+
+@test "reference case 126: outcome-completed-reward-int (collect-all)" {
+	check_case 126 outcome-completed-reward-int collect-all
+}
+
+@test "reference case 127: outcome-completed-reward-int (fail-fast)" {
+	check_case 127 outcome-completed-reward-int fail-fast
+}
+
+@test "reference case 128: outcome-completed-reward-float (collect-all)" {
+	check_case 128 outcome-completed-reward-float collect-all
+}
+
+@test "reference case 129: outcome-completed-reward-float (fail-fast)" {
+	check_case 129 outcome-completed-reward-float fail-fast
+}
+
+@test "reference case 130: outcome-completed-reward-half (collect-all)" {
+	check_case 130 outcome-completed-reward-half collect-all
+}
+
+@test "reference case 131: outcome-completed-reward-half (fail-fast)" {
+	check_case 131 outcome-completed-reward-half fail-fast
+}
+
+@test "reference case 132: outcome-completed-reward-missing (collect-all)" {
+	check_case 132 outcome-completed-reward-missing collect-all
+}
+
+@test "reference case 133: outcome-completed-reward-missing (fail-fast)" {
+	check_case 133 outcome-completed-reward-missing fail-fast
+}
+
+@test "reference case 134: outcome-completed-extra-reward (collect-all)" {
+	check_case 134 outcome-completed-extra-reward collect-all
+}
+
+@test "reference case 135: outcome-completed-extra-reward (fail-fast)" {
+	check_case 135 outcome-completed-extra-reward fail-fast
+}
+
+@test "reference case 136: outcome-completed-reward-just-below-one (collect-all)" {
+	check_case 136 outcome-completed-reward-just-below-one collect-all
+}
+
+@test "reference case 137: outcome-completed-reward-just-below-one (fail-fast)" {
+	check_case 137 outcome-completed-reward-just-below-one fail-fast
+}
+
+@test "reference case 138: outcome-failed-reward-int-zero (collect-all)" {
+	check_case 138 outcome-failed-reward-int-zero collect-all
+}
+
+@test "reference case 139: outcome-failed-reward-int-zero (fail-fast)" {
+	check_case 139 outcome-failed-reward-int-zero fail-fast
+}
+
+@test "reference case 140: outcome-failed-reward-float-zero (collect-all)" {
+	check_case 140 outcome-failed-reward-float-zero collect-all
+}
+
+@test "reference case 141: outcome-failed-reward-float-zero (fail-fast)" {
+	check_case 141 outcome-failed-reward-float-zero fail-fast
+}
+
+@test "reference case 142: outcome-failed-reward-negative-zero (collect-all)" {
+	check_case 142 outcome-failed-reward-negative-zero collect-all
+}
+
+@test "reference case 143: outcome-failed-reward-negative-zero (fail-fast)" {
+	check_case 143 outcome-failed-reward-negative-zero fail-fast
+}
+
+@test "reference case 144: outcome-failed-reward-tiny (collect-all)" {
+	check_case 144 outcome-failed-reward-tiny collect-all
+}
+
+@test "reference case 145: outcome-failed-reward-tiny (fail-fast)" {
+	check_case 145 outcome-failed-reward-tiny fail-fast
+}
+
+@test "reference case 146: outcome-failed-reward-one (collect-all)" {
+	check_case 146 outcome-failed-reward-one collect-all
+}
+
+@test "reference case 147: outcome-failed-reward-one (fail-fast)" {
+	check_case 147 outcome-failed-reward-one fail-fast
+}
+
+@test "reference case 148: outcome-failed-with-exception (collect-all)" {
+	check_case 148 outcome-failed-with-exception collect-all
+}
+
+@test "reference case 149: outcome-failed-with-exception (fail-fast)" {
+	check_case 149 outcome-failed-with-exception fail-fast
+}
+
+@test "reference case 150: outcome-fail-fast-skips-observed-completed (collect-all)" {
+	check_case 150 outcome-fail-fast-skips-observed-completed collect-all
+}
+
+@test "reference case 151: outcome-fail-fast-skips-observed-completed (fail-fast)" {
+	check_case 151 outcome-fail-fast-skips-observed-completed fail-fast
+}
+
+@test "reference case 152: outcome-fail-fast-skips-observed-skipped (collect-all)" {
+	check_case 152 outcome-fail-fast-skips-observed-skipped collect-all
+}
+
+@test "reference case 153: outcome-fail-fast-skips-observed-skipped (fail-fast)" {
+	check_case 153 outcome-fail-fast-skips-observed-skipped fail-fast
+}
+
+@test "reference case 154: outcome-skipped-with-reward (collect-all)" {
+	check_case 154 outcome-skipped-with-reward collect-all
+}
+
+@test "reference case 155: outcome-skipped-with-reward (fail-fast)" {
+	check_case 155 outcome-skipped-with-reward fail-fast
+}
+
+@test "reference case 156: outcome-expected-failed-or-completed (collect-all)" {
+	check_case 156 outcome-expected-failed-or-completed collect-all
+}
+
+@test "reference case 157: outcome-expected-failed-or-completed (fail-fast)" {
+	check_case 157 outcome-expected-failed-or-completed fail-fast
 }

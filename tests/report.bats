@@ -6,6 +6,14 @@
 #   accepted.jsonl      project-database-decision, every assertion true
 #   failed.jsonl        wl-failed: scope_started_empty false
 #   inconclusive.jsonl  wl-incon: collection failed ("server down; timeout <5s> & "x"")
+# Skipped workloads (PowerContext 1.4.1's fail-fast policy) are written by
+# hand in fixtures/evaluations/ after 1.4.1's evaluations, and validated too:
+#   skipped-memory.jsonl      wl-skipped: a Memory workload that never ran
+#                             (execution_completed false)
+#   skipped-expected.jsonl    wl-skip-expected: an outcome workload that
+#                             expected the skip (execution_outcome true)
+#   skipped-unexpected.jsonl  wl-skip-unexpected: an outcome workload that
+#                             expected to complete (execution_outcome false)
 
 load test_helper
 
@@ -23,11 +31,14 @@ setup_file() {
 	sed -n 1p "$dir/all.jsonl" >"$dir/accepted.jsonl"
 	sed -n 2p "$dir/all.jsonl" >"$dir/failed.jsonl"
 	sed -n 3p "$dir/all.jsonl" >"$dir/inconclusive.jsonl"
+	cat "$FIXTURES"/evaluations/*.jsonl >"$dir/skipped-all.jsonl"
+	schema_ok e2e-evaluation "$dir/skipped-all.jsonl"
 }
 
 setup() {
 	pc_setup
 	E="$BATS_FILE_TMPDIR"
+	S="$FIXTURES/evaluations"
 }
 
 # report FILE... [-- ARGS...]: pc-report over the concatenated files.
@@ -40,6 +51,66 @@ report() {
 	[[ "${1:-}" == -- ]] && shift
 	cat "${files[@]}" >"$T/in.jsonl"
 	run --separate-stderr pc-report "$@" <"$T/in.jsonl"
+}
+
+# incon_outcome: the task_outcome label pc-evaluate gave wl-incon (its
+# policy for a failed run, not pc-report's), which the report shows as is.
+incon_outcome() {
+	jq -r '.cases[0].labels.task_outcome.value' "$E/inconclusive.jsonl"
+}
+
+# summary_counts FILE: the counts of a text or markdown summary line, as
+# "accepted failed inconclusive skipped"; the line names skips only when
+# there are some.
+summary_counts() {
+	local line re='^[0-9]+ workloads?: ([0-9]+) accepted, ([0-9]+) failed, ([0-9]+) inconclusive(, ([0-9]+) skipped)?\.?$'
+	while IFS= read -r line; do
+		if [[ $line =~ $re ]]; then
+			echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]} ${BASH_REMATCH[5]:-0}"
+		fi
+	done <"$1"
+}
+
+# shown FORMAT FILE: a report in FORMAT read back as one "name verdict" line
+# per case and a last line of counts "accepted failed inconclusive skipped"
+# (junit: verdicts from the elements, counts from the testsuite's
+# attributes), so one expectation holds for every format.
+shown() {
+	case "$1" in
+	text)
+		awk '/^[a-z]/ && NF == 2 { print $2, $1 }' "$2"
+		summary_counts "$2" ;;
+	markdown)
+		sed -nE 's/^\| `([^`]+)` \| ([a-z]+) \|.*/\1 \2/p' "$2"
+		summary_counts "$2" ;;
+	json)
+		jq -r '(.cases[] | "\(.name) \(.verdict)"), "\(.accepted) \(.failed) \(.inconclusive) \(.skipped)"' "$2" ;;
+	junit)
+		python3 -c '
+import sys, xml.dom.minidom
+doc = xml.dom.minidom.parse(sys.argv[1])
+suite = doc.getElementsByTagName("testsuite")[0]
+verdicts = {"failure": "failed", "error": "inconclusive", "skipped": "skipped"}
+for case in suite.getElementsByTagName("testcase"):
+    tags = [n.tagName for n in case.childNodes if n.nodeType == n.ELEMENT_NODE]
+    print(case.getAttribute("name"), verdicts[tags[0]] if tags else "accepted")
+tests, failures, errors, skipped = (int(suite.getAttribute(a)) for a in ("tests", "failures", "errors", "skipped"))
+print(tests - failures - errors - skipped, failures, errors, skipped)' "$2" ;;
+	esac
+}
+
+# assert_shown EXPECTED STATUS: in every format the report of $T/in.jsonl
+# exits STATUS and shows EXPECTED (see shown).
+assert_shown() {
+	local f
+	for f in text markdown json junit; do
+		run --separate-stderr pc-report --format "$f" <"$T/in.jsonl"
+		assert_status "$2"
+		save_stdout "$T/report.$f"
+		run shown "$f" "$T/report.$f"
+		assert_success
+		assert_output "$1" || fail "in the $f format"
+	done
 }
 
 # ---- exit codes ----
@@ -144,13 +215,15 @@ inconclusive wl-incon
 }
 
 @test "markdown: summary, table and one section per workload" {
+	local outcome
+	outcome=$(incon_outcome)
 	report "$E/accepted.jsonl" "$E/failed.jsonl" "$E/inconclusive.jsonl" -- --format markdown
 	assert_status 2
 	assert_line "3 workloads: 1 accepted, 1 failed, 1 inconclusive."
 	assert_line "| Workload | Verdict | Native task outcome | Database | Run |"
 	assert_line '| `project-database-decision` | accepted | passed | sqlite | `project-database-decision-0123456789ab` |'
 	assert_line '| `wl-failed` | failed | passed | sqlite | `project-database-decision-0123456789ab` |'
-	assert_line '| `wl-incon` | inconclusive | passed | sqlite | `project-database-decision-0123456789ab` |'
+	assert_line '| `wl-incon` | inconclusive | '"$outcome"' | sqlite | `project-database-decision-0123456789ab` |'
 	assert_line '## `wl-failed`: failed'
 	assert_line '## `wl-incon`: inconclusive'
 	assert_line '- Collection status: `failed`'
@@ -232,16 +305,18 @@ inconclusive wl-incon
 # ---- json ----
 
 @test "json: summary counts and one entry per case with its false assertions" {
+	local outcome
+	outcome=$(incon_outcome)
 	report "$E/accepted.jsonl" "$E/failed.jsonl" "$E/inconclusive.jsonl" -- --format json
 	assert_status 2
 	[[ $(wc -l <<<"$output") -eq 1 ]]
-	run jq -c '[.accepted, .failed, .inconclusive, (.cases | length)]' <<<"$output"
-	assert_output '[1,1,1,3]'
+	run jq -c '[.accepted, .failed, .inconclusive, .skipped, (.cases | length)]' <<<"$output"
+	assert_output '[1,1,1,0,3]'
 	report "$E/accepted.jsonl" "$E/failed.jsonl" "$E/inconclusive.jsonl" -- --format json
 	run jq -c '.cases[]' <<<"$output"
 	assert_output '{"name":"project-database-decision","experiment":"e2e:project-database-decision","verdict":"accepted","task_outcome":"passed","failed_assertions":[]}
 {"name":"wl-failed","experiment":"e2e:wl-failed","verdict":"failed","task_outcome":"passed","failed_assertions":[{"name":"scope_started_empty","reason":"Scope started with 1 Memory entries."}]}
-{"name":"wl-incon","experiment":"e2e:wl-incon","verdict":"inconclusive","task_outcome":"passed","failed_assertions":[{"name":"collection_completed","reason":"server down; timeout <5s> & \"x\""}]}'
+{"name":"wl-incon","experiment":"e2e:wl-incon","verdict":"inconclusive","task_outcome":"'"$outcome"'","failed_assertions":[{"name":"collection_completed","reason":"server down; timeout <5s> & \"x\""}]}'
 }
 
 # ---- junit ----
@@ -252,7 +327,7 @@ inconclusive wl-incon
 	save_stdout "$T/junit.xml"
 	python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$T/junit.xml"
 	assert_line '<testsuites name="pc-e2e" tests="3" failures="1" errors="1">'
-	assert_line '  <testsuite name="pc-e2e" tests="3" failures="1" errors="1">'
+	assert_line '  <testsuite name="pc-e2e" tests="3" failures="1" errors="1" skipped="0">'
 	assert_line '    <testcase classname="e2e:project-database-decision" name="project-database-decision"/>'
 	assert_line '      <failure type="failed" message="1 assertion false">scope_started_empty: Scope started with 1 Memory entries.'
 	assert_line '      <error type="inconclusive" message="1 assertion false">collection_completed: server down; timeout &lt;5s&gt; &amp; &quot;x&quot;'
@@ -279,6 +354,137 @@ print(doc.getElementsByTagName("error")[0].firstChild.data)' "$T/junit.xml"
 collection_completed: bell? <tag> ]]> &amp;; line
 break
 scope_started_empty: Scope started with 1 Memory entries."
+}
+
+# ---- skipped workloads ----
+#
+# Under PowerContext 1.4.1's fail-fast policy the workloads of a batch after
+# the first failure are not run.  A skip is counted apart from the other
+# verdicts; it passes when the policy expected it and is inconclusive when a
+# Memory workload was left with nothing collected.
+
+@test "a skipped Memory workload alone exits 3 and is skipped in every format" {
+	report "$S/skipped-memory.jsonl"
+	assert_shown "wl-skipped skipped
+0 0 0 1" 3
+}
+
+@test "an expected skip exits 0 and is counted skipped, not accepted, in every format" {
+	report "$S/skipped-expected.jsonl"
+	assert_shown "wl-skip-expected skipped
+0 0 0 1" 0
+}
+
+@test "an outcome workload skipped when it expected to complete fails (2) in every format" {
+	report "$S/skipped-unexpected.jsonl"
+	assert_shown "wl-skip-unexpected failed
+0 1 0 0" 2
+}
+
+@test "skips keep the exit precedence 2 over 3 over 0 in every format" {
+	report "$S/skipped-memory.jsonl" "$E/failed.jsonl"
+	assert_shown "wl-skipped skipped
+wl-failed failed
+0 1 0 1" 2
+	report "$E/accepted.jsonl" "$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl"
+	assert_shown "project-database-decision accepted
+wl-skipped skipped
+wl-skip-expected skipped
+1 0 0 2" 3
+	report "$S/skipped-expected.jsonl" "$E/accepted.jsonl"
+	assert_shown "wl-skip-expected skipped
+project-database-decision accepted
+1 0 0 1" 0
+	report "$E/accepted.jsonl" "$E/failed.jsonl" "$E/inconclusive.jsonl" \
+		"$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl" "$S/skipped-unexpected.jsonl"
+	assert_shown "project-database-decision accepted
+wl-failed failed
+wl-incon inconclusive
+wl-skipped skipped
+wl-skip-expected skipped
+wl-skip-unexpected failed
+1 2 1 2" 2
+}
+
+@test "text: a skipped case shows its false assertion and the summary counts skips" {
+	report "$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl" -- --format text
+	assert_status 3
+	assert_output "skipped      wl-skipped
+    FAIL execution_completed: Skipped after an earlier task stopped the shared Harbor trial.
+skipped      wl-skip-expected
+2 workloads: 0 accepted, 0 failed, 0 inconclusive, 2 skipped"
+}
+
+@test "markdown: a skipped workload's collection status is skipped, not failed" {
+	report "$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl" -- --format markdown --output "$T/out"
+	assert_status 3
+	assert_line "2 workloads: 0 accepted, 0 failed, 0 inconclusive, 2 skipped."
+	assert_line '| `wl-skipped` | skipped | skipped | sqlite | `wl-skipped-0123456789ab` |'
+	assert_line '## `wl-skipped`: skipped'
+	assert_line '## `wl-skip-expected`: skipped'
+	[[ $(grep -cxF -- '- Collection status: `skipped`' <<<"$output") -eq 2 ]]
+	refute_line --partial 'Collection status: `failed`'
+	run cat "$T/out/wl-skipped/report.md"
+	assert_line '- Collection status: `skipped`'
+	assert_line '- Native task outcome: `skipped` (diagnostic only)'
+	assert_line '  [FAIL] execution_completed — Skipped after an earlier task stopped the shared Harbor trial.'
+}
+
+@test "json: skipped cases have the verdict skipped and a top-level count" {
+	report "$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl" "$S/skipped-unexpected.jsonl" -- --format json
+	assert_status 2
+	run jq -c 'keys_unsorted' <<<"$output"
+	assert_output '["accepted","failed","inconclusive","skipped","cases"]'
+	report "$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl" "$S/skipped-unexpected.jsonl" -- --format json
+	run jq -c '.cases[]' <<<"$output"
+	assert_output '{"name":"wl-skipped","experiment":"e2e:wl-skipped","verdict":"skipped","task_outcome":"skipped","failed_assertions":[{"name":"execution_completed","reason":"Skipped after an earlier task stopped the shared Harbor trial."}]}
+{"name":"wl-skip-expected","experiment":"e2e:wl-skip-expected","verdict":"skipped","task_outcome":"skipped","failed_assertions":[]}
+{"name":"wl-skip-unexpected","experiment":"e2e:wl-skip-unexpected","verdict":"failed","task_outcome":"skipped","failed_assertions":[{"name":"execution_outcome","reason":"Expected '"'completed'; observed 'skipped'"'."}]}'
+}
+
+@test "junit: a skipped case carries <skipped message> and the testsuite counts it" {
+	report "$E/accepted.jsonl" "$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl" -- --format junit
+	assert_status 3
+	save_stdout "$T/junit.xml"
+	python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$T/junit.xml"
+	assert_line '<testsuites name="pc-e2e" tests="3" failures="0" errors="0">'
+	assert_line '  <testsuite name="pc-e2e" tests="3" failures="0" errors="0" skipped="2">'
+	assert_line '    <testcase classname="e2e:wl-skipped" name="wl-skipped">'
+	# the reason of the false assertion, else the task outcome
+	assert_line '      <skipped message="Skipped after an earlier task stopped the shared Harbor trial."/>'
+	assert_line '      <skipped message="skipped"/>'
+	[[ $(grep -c '<skipped ' <<<"$output") -eq 2 ]]
+	refute_line --partial '<error'
+	refute_line --partial '<failure'
+}
+
+@test "junit escapes a skip reason in its message attribute" {
+	jq -c '.cases[0].assertions.execution_completed.reason = "stopped <trial> & \"x\""' \
+		"$S/skipped-memory.jsonl" >"$T/in.jsonl"
+	schema_ok e2e-evaluation "$T/in.jsonl"
+	# well-formed (shown parses the XML), and escaped to the letter
+	assert_shown "wl-skipped skipped
+0 0 0 1" 3
+	grep -qxF '      <skipped message="stopped &lt;trial&gt; &amp; &quot;x&quot;"/>' "$T/report.junit" ||
+		fail "$(cat "$T/report.junit")"
+}
+
+@test "the task_outcome label, not the assertions alone, makes a case skipped" {
+	# every assertion true: skipped instead of accepted, still exit 0
+	jq -c '.cases[0].labels.task_outcome.value = "skipped"' "$E/accepted.jsonl" >"$T/in.jsonl"
+	schema_ok e2e-evaluation "$T/in.jsonl"
+	assert_shown "project-database-decision skipped
+0 0 0 1" 0
+	# execution_completed false without the label: inconclusive, like collection
+	jq -c '.cases[0].labels.task_outcome.value = "error:RuntimeError"' "$S/skipped-memory.jsonl" >"$T/in.jsonl"
+	schema_ok e2e-evaluation "$T/in.jsonl"
+	assert_shown "wl-skipped inconclusive
+0 0 1 0" 3
+	# the label with an ordinary false assertion: failed
+	jq -c '.cases[0].labels.task_outcome.value = "skipped"' "$E/failed.jsonl" >"$T/in.jsonl"
+	schema_ok e2e-evaluation "$T/in.jsonl"
+	assert_shown "wl-failed failed
+0 1 0 0" 2
 }
 
 # ---- pc-report reads, never recalculates ----

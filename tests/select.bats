@@ -583,7 +583,7 @@ $(realpath "$T/repo/tasks/t")"
 @test "defaults are filled in the normalized workload" {
 	select_ok --manifests "$REGISTRY_MANIFEST" --category smoke
 	run jq -c '.workload' "$T/selection.jsonl"
-	assert_output '{"schema":"powercontext.e2e-task/v1","id":"registry-task","categories":["smoke"],"provenance":null,"dataset":{"path":null,"name":"terminal-bench","version":null,"task_id":"db-wal-recovery","checksum":"01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a"},"execution":{"type":"bub","model":false,"max_steps":50,"max_tokens":16384},"evaluation":{"capture_events":false,"checkpoint_every_events":5,"max_event_bytes":8192,"require_checkpoint":false,"expected_memory":[],"probes":[{"id":"first","query":"What was decided?","expected_context":[]}],"thresholds":{"capture_coverage":0,"groundedness":0,"probe_coverage":1,"minimum_in_run_contexts":0}}}'
+	assert_output '{"schema":"powercontext.e2e-task/v1","id":"registry-task","categories":["smoke"],"provenance":null,"dataset":{"path":null,"name":"terminal-bench","version":null,"task_id":"db-wal-recovery","checksum":"01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a"},"execution":{"type":"bub","model":false,"max_steps":50,"max_tokens":16384},"evaluation":{"capture_events":false,"checkpoint_every_events":5,"max_event_bytes":8192,"require_checkpoint":false,"expected_memory":[],"probes":[{"id":"first","query":"What was decided?","expected_context":[],"forbidden_context":[]}],"thresholds":{"capture_coverage":0,"groundedness":0,"probe_coverage":1,"minimum_in_run_contexts":0}}}'
 }
 
 @test "a local workload without provenance has null provenance, name and version" {

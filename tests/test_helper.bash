@@ -142,6 +142,11 @@ def ref($sid): {name: "source", source_id: $sid};
 def probe($id; $status; $content): {id: $id, query: ("query " + $id),
   prepared_context: {status: $status, content: $content}};
 def spec($id; $expected): {id: $id, query: ("query " + $id), expected_context: $expected};
+def forbid($id; $forbidden): {id: $id, query: ("query " + $id), forbidden_context: $forbidden};
+def atomic($id; $revision; $sources): {artifact: {family: "atomic-memory", artifact_id: $id, revision: $revision},
+  kind: "fact", text: ("atomic " + $id), state: "active", state_version: 1, merged_into_id: null,
+  sources: $sources, artifacts: []};
+def outcome($collect_all; $fail_fast): {expected_execution: {"collect-all": $collect_all, "fail-fast": $fail_fast}};
 '
 
 # replay FILTER [JQ ARGS...]: the accepted fixture transformed by FILTER

@@ -1,7 +1,10 @@
 #include "docs.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "text.h"
 
 #define END { NULL, NULL, 0, NULL }
 #define OPT FIELD_OPTIONAL
@@ -43,8 +46,71 @@ CONST_CHECK(is_bub, "bub")
 
 static int is_status(jv v, char *why, size_t whylen)
 {
-	static const char *const ok[] = { "completed", "failed", NULL };
+	static const char *const ok[] = { "completed", "failed", "skipped", NULL };
 	return one_of(v, ok, why, whylen);
+}
+
+static int is_policy(jv v, char *why, size_t whylen)
+{
+	static const char *const ok[] = { "collect-all", "fail-fast", NULL };
+	return one_of(v, ok, why, whylen);
+}
+
+CONST_CHECK(is_task_outcome_comparison, "task-outcome")
+
+static int not_blank(jv v, char *why, size_t whylen)
+{
+	if (!text_is_blank(jv_string_value(v), (size_t)jv_string_length_bytes(jv_copy(v))))
+		return 0;
+	snprintf(why, whylen, "must not be blank");
+	return -1;
+}
+
+/* ArtifactReference's family and artifact_id: 1..128 printable ASCII
+ * characters without spaces. */
+static int is_artifact_token(jv v, char *why, size_t whylen)
+{
+	const char *s = jv_string_value(v);
+	size_t n = (size_t)jv_string_length_bytes(jv_copy(v)), i = 0;
+
+	while (i < n && s[i] >= 0x21 && s[i] <= 0x7e)
+		i++;
+	if (n >= 1 && n <= 128 && i == n)
+		return 0;
+	snprintf(why, whylen, "must be 1 to 128 printable ASCII characters without spaces");
+	return -1;
+}
+
+/* At most one "batch:<name>" category, its name an id: the workloads that
+ * share it form one group for the failure policy. */
+static int batch_categories(jv categories, char *why, size_t whylen)
+{
+	jv first = jv_null();
+	int rc = 0;
+
+	jv_array_foreach(categories, i, c) {
+		(void)i;
+		const char *s = jv_string_value(c);
+		char ignored[8];
+		if (rc == 0 && !strncmp(s, "batch:", 6)) {
+			jv name = jv_string(s + 6);
+			if (shape_check_id(name, ignored, sizeof ignored) != 0) {
+				snprintf(why, whylen, "\"%s\": a batch name must match ^[a-z0-9][a-z0-9_-]*$", s);
+				rc = -1;
+			} else if (jv_get_kind(first) == JV_KIND_STRING) {
+				snprintf(why, whylen, "at most one batch:<name> category, not \"%s\" and \"%s\"",
+					 jv_string_value(first), s);
+				rc = -1;
+			} else {
+				jv_free(first);
+				first = jv_copy(c);
+			}
+			jv_free(name);
+		}
+		jv_free(c);
+	}
+	jv_free(first);
+	return rc;
 }
 
 static int is_task_kind(jv v, char *why, size_t whylen)
@@ -60,10 +126,11 @@ static int is_capture_event(jv v, char *why, size_t whylen)
 	return one_of(v, ok, why, whylen);
 }
 
+/* Present and not null. */
 static int is_set(jv obj, const char *key)
 {
 	jv v = jv_object_get(jv_copy(obj), jv_string(key));
-	int set = jv_get_kind(v) != JV_KIND_NULL;
+	int set = jv_is_valid(v) && jv_get_kind(v) != JV_KIND_NULL;
 
 	jv_free(v);
 	return set;
@@ -104,6 +171,33 @@ static int unique_probe_ids(jv probes, char *why, size_t whylen)
 	return 0;
 }
 
+/* A forbidden fragment inside an expected one could never be satisfied:
+ * both are compared as NFC(casefold) forms, as the evaluator matches them. */
+static int forbidden_outside_expected(jv probe, char *why, size_t whylen)
+{
+	jv expected = jv_object_get(jv_copy(probe), jv_string("expected_context"));
+	jv forbidden = jv_object_get(jv_copy(probe), jv_string("forbidden_context"));
+	int rc = 0;
+
+	jv_array_foreach(forbidden, i, f) {
+		jv_array_foreach(expected, j, x) {
+			if (rc == 0 && text_contains_folded(TEXT_FOLD_NFC, jv_string_value(x),
+							    (size_t)jv_string_length_bytes(jv_copy(x)),
+							    jv_string_value(f),
+							    (size_t)jv_string_length_bytes(jv_copy(f)))) {
+				snprintf(why, whylen, "forbidden_context[%d] \"%s\" is contained in expected_context[%d] \"%s\"",
+					 i, jv_string_value(f), j, jv_string_value(x));
+				rc = -1;
+			}
+			jv_free(x);
+		}
+		jv_free(f);
+	}
+	jv_free(expected);
+	jv_free(forbidden);
+	return rc;
+}
+
 /* ---- leaf shapes ---- */
 
 static const struct shape s_any = { .kind = SK_ANY };
@@ -123,6 +217,12 @@ static const struct shape s_time = { .kind = SK_STRING, .check = shape_check_dat
 static const struct shape s_time_null = { .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_datetime };
 static const struct shape s_strings = { .kind = SK_ARRAY, .items = &s_str };
 static const struct shape s_strings_nonempty = { .kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1 };
+static const struct shape s_fragment = { .kind = SK_STRING, .check = not_blank };
+static const struct shape s_fragments = { .kind = SK_ARRAY, .items = &s_fragment };
+static const struct shape s_categories = {
+	.kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1, .check = batch_categories,
+};
+static const struct shape s_policy = { .kind = SK_STRING, .check = is_policy };
 
 /* ---- manifest ---- */
 
@@ -161,10 +261,13 @@ static const struct shape s_query = { .kind = SK_STRING, .flags = SHAPE_MIN | SH
 static const struct field probe_fields[] = {
 	{ "id", &s_id, 0, NULL },
 	{ "query", &s_query, 0, NULL },
-	{ "expected_context", &s_strings, OPT, "[]" },
+	{ "expected_context", &s_fragments, OPT, "[]" },
+	{ "forbidden_context", &s_fragments, OPT, "[]" },
 	END
 };
-static const struct shape s_probe_spec = { .kind = SK_OBJECT, .fields = probe_fields };
+static const struct shape s_probe_spec = {
+	.kind = SK_OBJECT, .fields = probe_fields, .check = forbidden_outside_expected,
+};
 static const struct shape s_probe_specs = {
 	.kind = SK_ARRAY, .items = &s_probe_spec, .flags = SHAPE_MIN, .min = 1,
 	.check = unique_probe_ids,
@@ -191,13 +294,47 @@ static const struct field evaluation_spec_fields[] = {
 	{ "thresholds", &s_thresholds, OPT, "{}" },
 	END
 };
-static const struct shape s_evaluation_spec = { .kind = SK_OBJECT, .fields = evaluation_spec_fields };
+static const struct shape s_memory_evaluation = { .kind = SK_OBJECT, .fields = evaluation_spec_fields };
+
+static const struct shape s_expected_status = { .kind = SK_STRING, .check = is_status };
+static const struct field expected_execution_fields[] = {
+	{ "collect-all", &s_expected_status, 0, NULL },
+	{ "fail-fast", &s_expected_status, 0, NULL },
+	END
+};
+static const struct shape s_expected_execution = { .kind = SK_OBJECT, .fields = expected_execution_fields };
+static const struct field outcome_fields[] = {
+	{ "expected_execution", &s_expected_execution, 0, NULL },
+	END
+};
+static const struct shape s_outcome_evaluation = { .kind = SK_OBJECT, .fields = outcome_fields };
+static const struct field continuation_fields[] = {
+	{ "recall_step", &s_str_nonempty, 0, NULL },
+	END
+};
+static const struct shape s_continuation_evaluation = { .kind = SK_OBJECT, .fields = continuation_fields };
+static const struct shape s_comparison_kind = { .kind = SK_STRING, .check = is_task_outcome_comparison };
+static const struct field comparison_fields[] = {
+	{ "comparison", &s_comparison_kind, 0, NULL },
+	END
+};
+static const struct shape s_comparison_evaluation = { .kind = SK_OBJECT, .fields = comparison_fields };
+
+/* The four evaluation kinds of PowerContext 1.4.1; Memory is the default. */
+static const struct alternative evaluation_kinds[] = {
+	{ "expected_execution", &s_outcome_evaluation },
+	{ "recall_step", &s_continuation_evaluation },
+	{ "comparison", &s_comparison_evaluation },
+	{ NULL, &s_memory_evaluation },
+	{ NULL, NULL },
+};
+static const struct shape s_evaluation_spec = { .kind = SK_UNION, .alternatives = evaluation_kinds };
 
 static const struct shape s_task_schema = { .kind = SK_STRING, .check = is_task_schema };
 static const struct field manifest_fields[] = {
 	{ "schema", &s_task_schema, 0, NULL },
 	{ "id", &s_id, 0, NULL },
-	{ "categories", &s_strings_nonempty, 0, NULL },
+	{ "categories", &s_categories, 0, NULL },
 	{ "provenance", &s_provenance, OPT, NULL },
 	{ "dataset", &s_dataset, 0, NULL },
 	{ "execution", &s_execution, 0, NULL },
@@ -234,12 +371,16 @@ const struct shape doc_selection = { .kind = SK_OBJECT, .fields = selection_fiel
 
 /* ---- replay ---- */
 
+static const struct shape s_settings = { .kind = SK_MAP, .items = &s_str };
 static const struct field environment_fields[] = {
 	{ "commit", &s_str, 0, NULL },
 	{ "database", &s_str, 0, NULL },
+	/* replays written before agents were selectable ran Bub */
+	{ "adapter", &s_str, OPT, "\"bub\"" },
 	{ "adapter_version", &s_str, 0, NULL },
 	{ "adapter_protocol_version", &s_str, 0, NULL },
 	{ "agent_model", &s_str_null, OPT, NULL },
+	{ "agent_settings", &s_settings, OPT, "{}" },
 	{ "started_at", &s_time, 0, NULL },
 	{ "finished_at", &s_time, 0, NULL },
 	END
@@ -252,6 +393,7 @@ static const struct field harbor_fields[] = {
 	{ "trial_name", &s_str_null, OPT, NULL },
 	{ "trial_uri", &s_str_null, OPT, NULL },
 	{ "task_checksum", &s_str_null, OPT, NULL },
+	{ "source_task_checksum", &s_str_null, OPT, NULL },
 	{ "rewards", &s_rewards, OPT, "{}" },
 	{ "exception_type", &s_str_null, OPT, NULL },
 	{ "exception_message", &s_str_null, OPT, NULL },
@@ -279,6 +421,8 @@ static const struct field capture_fields[] = {
 	{ "high_watermark", &s_int_null, OPT, NULL },
 	{ "processed_source_count", &s_int_null, OPT, NULL },
 	{ "memory_created", &s_bool_null, OPT, NULL },
+	{ "cursor_advanced", &s_bool_null, OPT, NULL },
+	{ "remaining_work", &s_bool_null, OPT, NULL },
 	{ "content_bytes", &s_int_null, OPT, NULL },
 	{ "captured_events", &s_int_null, OPT, NULL },
 	{ "flushed_position", &s_int_null, OPT, NULL },
@@ -324,7 +468,38 @@ static const struct field entry_fields[] = {
 	{ "source_refs", &s_source_refs, OPT, "[]" },
 	END
 };
-static const struct shape s_entry = { .kind = SK_OBJECT, .fields = entry_fields };
+static const struct shape s_legacy_entry = { .kind = SK_OBJECT, .fields = entry_fields };
+
+static const struct shape s_artifact_token = { .kind = SK_STRING, .check = is_artifact_token };
+static const struct shape s_revision = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 1 };
+static const struct field artifact_ref_fields[] = {
+	{ "family", &s_artifact_token, 0, NULL },
+	{ "artifact_id", &s_artifact_token, 0, NULL },
+	{ "revision", &s_revision, 0, NULL },
+	END
+};
+static const struct shape s_artifact_ref = { .kind = SK_OBJECT, .fields = artifact_ref_fields };
+static const struct shape s_artifact_refs = { .kind = SK_ARRAY, .items = &s_artifact_ref };
+static const struct field atomic_entry_fields[] = {
+	{ "artifact", &s_artifact_ref, 0, NULL },
+	{ "kind", &s_str, 0, NULL },
+	{ "text", &s_str, 0, NULL },
+	{ "state", &s_str, 0, NULL },
+	{ "state_version", &s_int, 0, NULL },
+	{ "merged_into_id", &s_str_null, 0, NULL },
+	{ "sources", &s_source_refs, OPT, "[]" },
+	{ "artifacts", &s_artifact_refs, OPT, "[]" },
+	END
+};
+static const struct shape s_atomic_entry = { .kind = SK_OBJECT, .fields = atomic_entry_fields };
+
+/* PowerContext 1.3.0+ lists atomic Memory; earlier releases, entries. */
+static const struct alternative entry_kinds[] = {
+	{ "artifact", &s_atomic_entry },
+	{ NULL, &s_legacy_entry },
+	{ NULL, NULL },
+};
+static const struct shape s_entry = { .kind = SK_UNION, .alternatives = entry_kinds };
 static const struct shape s_entries = { .kind = SK_ARRAY, .items = &s_entry };
 static const struct field snapshot_fields[] = {
 	{ "entries", &s_entries, OPT, "[]" },
@@ -342,6 +517,7 @@ static const struct field probe_observation_fields[] = {
 	{ "id", &s_str, 0, NULL },
 	{ "query", &s_str, 0, NULL },
 	{ "prepared_context", &s_prepared, 0, NULL },
+	{ "forbidden_context_matched", &s_bool_null, OPT, NULL },
 	END
 };
 static const struct shape s_probe_observation = { .kind = SK_OBJECT, .fields = probe_observation_fields };
@@ -434,6 +610,8 @@ static const struct field probe_call_fields[] = {
 	{ "query", &s_str, 0, NULL },
 	{ "response", &s_any_null, 0, NULL },
 	{ "error", &s_str_null, 0, NULL },
+	/* the response's content is blanked when it matched */
+	{ "forbidden_context_matched", &s_bool_null, OPT, NULL },
 	END
 };
 static const struct shape s_probe_call = { .kind = SK_OBJECT, .fields = probe_call_fields };
@@ -461,6 +639,7 @@ static const struct field run_fields[] = {
 	{ "trial_dir", &s_str_null, 0, NULL },
 	{ "environment", &s_environment, 0, NULL },
 	{ "agent", &s_agent, 0, NULL },
+	{ "failure_policy", &s_policy, OPT, "\"collect-all\"" },
 	{ "status", &s_status, 0, NULL },
 	{ "errors", &s_strings, 0, NULL },
 	{ "powercontext", &s_server, 0, NULL },
@@ -469,3 +648,12 @@ static const struct field run_fields[] = {
 const struct shape doc_run = { .kind = SK_OBJECT, .fields = run_fields };
 
 const struct shape *const doc_capture = &s_capture;
+
+enum evaluation_kind docs_evaluation_kind(jv evaluation)
+{
+	if (is_set(evaluation, "expected_execution"))
+		return EVALUATION_OUTCOME;
+	if (is_set(evaluation, "probes"))
+		return EVALUATION_MEMORY;
+	return EVALUATION_PAIRED;
+}

@@ -22,4 +22,10 @@ extern const struct shape doc_replay;
 extern const struct shape *const doc_capture;  /* one capture record */
 extern const struct shape doc_evaluation;
 
+/* The kind of a normalized manifest's evaluation (borrowed): Memory,
+ * outcome, or one of the OFF/ON paired kinds (continuation, task-outcome
+ * comparison), which only a paired run can execute or judge. */
+enum evaluation_kind { EVALUATION_MEMORY, EVALUATION_OUTCOME, EVALUATION_PAIRED };
+enum evaluation_kind docs_evaluation_kind(jv evaluation);
+
 #endif

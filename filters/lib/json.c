@@ -168,6 +168,8 @@ int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 			break;  /* parse what is there: jq names the truncation */
 	}
 	jv v = jv_parse_sized(r->buf + r->pos, (int)s.at);
+	r->text = r->buf + r->pos;
+	r->text_len = s.at;
 	r->line += count_lines(r->buf + r->pos, s.at);
 	r->pos += s.at;
 	if (!jv_is_valid(v)) {
@@ -180,6 +182,86 @@ int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 		return -1;
 	}
 	*out = v;
+	return 1;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && is_ws(*p))
+		p++;
+	return p;
+}
+
+/* The end of the (valid) value at p. */
+static const char *skip_value(const char *p, const char *end)
+{
+	int depth = 0, in_string = 0;
+
+	for (; p < end; p++) {
+		if (in_string) {
+			if (*p == '\\')
+				p++;
+			else if (*p == '"') {
+				in_string = 0;
+				if (depth == 0)
+					return p + 1;
+			}
+		} else if (*p == '"')
+			in_string = 1;
+		else if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']') {
+			if (--depth == 0)
+				return p + 1;
+			if (depth < 0)
+				return p;
+		} else if (depth == 0 && (*p == ',' || is_ws(*p)))
+			return p;
+	}
+	return p;
+}
+
+/* Whether the JSON string token [p, end) decodes to key. */
+static int key_is(const char *p, const char *end, const char *key)
+{
+	jv k = jv_parse_sized(p, (int)(end - p));
+	int same = jv_get_kind(k) == JV_KIND_STRING && !strcmp(jv_string_value(k), key);
+
+	jv_free(k);
+	return same;
+}
+
+int json_literal_at(const char *text, size_t len, const char *dotted,
+		    const char **lit, size_t *lit_len)
+{
+	const char *p = skip_space(text, text + len), *end = text + len;
+	const char *key = dotted;
+	char part[256];
+
+	while (*key) {
+		size_t n = strcspn(key, ".");
+		if (n >= sizeof part || p >= end || *p != '{')
+			return 0;
+		memcpy(part, key, n);
+		part[n] = '\0';
+		key += n + (key[n] == '.');
+		/* duplicate keys: the last one holds, as for every JSON reader here */
+		const char *found = NULL;
+		for (p = skip_space(p + 1, end); p < end && *p == '"';) {
+			const char *kend = skip_value(p, end);
+			const char *value = skip_space(skip_space(kend, end) + 1, end);
+			if (key_is(p, kend, part))
+				found = value;
+			p = skip_space(skip_value(value, end), end);
+			if (p < end && *p == ',')
+				p = skip_space(p + 1, end);
+		}
+		if (!found)
+			return 0;
+		p = found;
+	}
+	*lit = p;
+	*lit_len = (size_t)(skip_value(p, end) - p);
 	return 1;
 }
 

@@ -20,6 +20,8 @@ struct json_reader {
 	size_t len, cap, pos;
 	long line;          /* line of buf[pos] */
 	int eof;
+	const char *text;   /* the last text returned, until the next call */
+	size_t text_len;
 };
 
 void json_reader_init(struct json_reader *r, FILE *in, const char *name);
@@ -29,6 +31,13 @@ void json_reader_free(struct json_reader *r);
  * ("name:line: ..."); *start_line is the line the text begins on. */
 int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 		     struct pc_err *e);
+
+/* The literal of the value at a dotted path in a valid JSON text, as it is
+ * written: *lit and *lit_len point into text.  1 when found, 0 if not.  A
+ * double cannot tell 1 from 1.0, and Python, which keeps them apart, prints
+ * them differently in the messages the evaluator must reproduce. */
+int json_literal_at(const char *text, size_t len, const char *dotted,
+		    const char **lit, size_t *lit_len);
 
 /* Parse one whole file holding exactly one JSON text. */
 int json_read_file(const char *path, jv *out, struct pc_err *e);

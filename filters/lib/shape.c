@@ -13,7 +13,7 @@ static const char *kind_name(enum shape_kind k)
 	case SK_INT: return "an integer";
 	case SK_NUMBER: return "a number";
 	case SK_BOOL: return "a boolean";
-	case SK_OBJECT: case SK_MAP: return "an object";
+	case SK_OBJECT: case SK_MAP: case SK_UNION: return "an object";
 	case SK_ARRAY: return "a list";
 	default: return "a value";
 	}
@@ -73,7 +73,7 @@ static int kind_matches(enum shape_kind k, jv v)
 		return isfinite(x) && x == floor(x);
 	}
 	case SK_BOOL: return vk == JV_KIND_TRUE || vk == JV_KIND_FALSE;
-	case SK_OBJECT: case SK_MAP: return vk == JV_KIND_OBJECT;
+	case SK_OBJECT: case SK_MAP: case SK_UNION: return vk == JV_KIND_OBJECT;
 	case SK_ARRAY: return vk == JV_KIND_ARRAY;
 	}
 	return 0;
@@ -200,6 +200,22 @@ static int normalize_items(const struct shape *s, jv v, jv *out,
 	return 0;
 }
 
+static const struct shape *chosen_alternative(const struct shape *s, jv v)
+{
+	const struct alternative *a = s->alternatives;
+
+	for (; a->shape; a++) {
+		if (!a->key)
+			return a->shape;
+		jv has = jv_object_get(jv_copy(v), jv_string(a->key));
+		int present = jv_is_valid(has);
+		jv_free(has);
+		if (present)
+			return a->shape;
+	}
+	return NULL;
+}
+
 int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *err)
 {
 	jv result;
@@ -224,6 +240,14 @@ int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *er
 		if (normalize_items(s, v, &result, err) != 0)
 			return -1;
 		break;
+	case SK_UNION: {
+		const struct shape *alt = chosen_alternative(s, v);
+		if (!alt)
+			return fail(err, "must be %s", s->expect ? s->expect : "one of its kinds");
+		if (shape_normalize(alt, v, &result, err) != 0)
+			return -1;
+		break;
+	}
 	default:
 		result = jv_copy(v);
 	}

@@ -13,7 +13,8 @@
 #include <jv.h>
 
 enum shape_kind {
-	SK_ANY, SK_STRING, SK_INT, SK_NUMBER, SK_BOOL, SK_OBJECT, SK_ARRAY, SK_MAP
+	SK_ANY, SK_STRING, SK_INT, SK_NUMBER, SK_BOOL, SK_OBJECT, SK_ARRAY, SK_MAP,
+	SK_UNION
 };
 
 #define SHAPE_NULLABLE 1u  /* null is accepted */
@@ -26,6 +27,7 @@ struct shape_error {
 };
 
 struct field;
+struct alternative;
 
 struct shape {
 	enum shape_kind kind;
@@ -33,6 +35,7 @@ struct shape {
 	double min, max;
 	const struct field *fields;   /* SK_OBJECT, ended by a NULL name */
 	const struct shape *items;    /* SK_ARRAY items, SK_MAP values */
+	const struct alternative *alternatives;  /* SK_UNION, ended by a NULL shape */
 	/* extra rule on the normalized value; fills why and returns -1 */
 	int (*check)(jv v, char *why, size_t whylen);
 	const char *expect;           /* what a good value is, for messages */
@@ -45,6 +48,15 @@ struct field {
 	const struct shape *shape;
 	unsigned flags;
 	const char *default_json;
+};
+
+/* One kind of a union of objects, told apart by a field only it has: the
+ * first alternative whose key is present is the one a value is checked
+ * against, and an alternative with a NULL key (the last) takes the rest, so
+ * an error names the field that is wrong rather than every kind at once. */
+struct alternative {
+	const char *key;
+	const struct shape *shape;
 };
 
 /* Normalize v (borrowed) into *out (owned); -1 with *err filled. */

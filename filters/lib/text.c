@@ -11,11 +11,15 @@
 
 #include "err.h"
 
-char *text_casefold(const char *s, size_t len, size_t *outlen)
+char *text_casefold(const char *s, size_t len, enum text_fold how, size_t *outlen)
 {
+	/* folding each character, then composing the whole, is NFC(casefold):
+	 * canonical decomposition works character by character */
+	utf8proc_option_t options = how == TEXT_FOLD_NFC
+		? UTF8PROC_CASEFOLD | UTF8PROC_COMPOSE | UTF8PROC_STABLE : UTF8PROC_CASEFOLD;
 	utf8proc_uint8_t *out = NULL;
 	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len,
-					  &out, UTF8PROC_CASEFOLD);
+					  &out, options);
 
 	if (n < 0) { /* invalid UTF-8 cannot come from jv; keep bytes as they are */
 		char *copy = pc_xmalloc(len + 1);
@@ -38,11 +42,12 @@ static int contains(const char *h, size_t hlen, const char *n, size_t nlen)
 	return 0;
 }
 
-int text_contains_folded(const char *haystack, size_t hlen, const char *needle,
-			 size_t nlen)
+int text_contains_folded(enum text_fold how, const char *haystack, size_t hlen,
+			 const char *needle, size_t nlen)
 {
 	size_t fh, fn;
-	char *h = text_casefold(haystack, hlen, &fh), *n = text_casefold(needle, nlen, &fn);
+	char *h = text_casefold(haystack, hlen, how, &fh);
+	char *n = text_casefold(needle, nlen, how, &fn);
 	int found = contains(h, fh, n, fn);
 
 	free(h);

@@ -14,12 +14,17 @@
 /* Strings are (pointer, length): JSON strings may hold NUL characters, and
  * Python compares them like any other character. */
 
-/* Malloc'd full case fold of UTF-8 s; *outlen receives its length. */
-char *text_casefold(const char *s, size_t len, size_t *outlen);
+/* How two strings are made comparable: Python's s.casefold(), or
+ * unicodedata.normalize("NFC", s.casefold()), which PowerContext 1.4.1
+ * applies to context fragments so composed and decomposed text match. */
+enum text_fold { TEXT_FOLD, TEXT_FOLD_NFC };
+
+/* Malloc'd fold of UTF-8 s; *outlen receives its length. */
+char *text_casefold(const char *s, size_t len, enum text_fold how, size_t *outlen);
 
 /* Whether folded(haystack) contains folded(needle). */
-int text_contains_folded(const char *haystack, size_t hlen, const char *needle,
-			 size_t nlen);
+int text_contains_folded(enum text_fold how, const char *haystack, size_t hlen,
+			 const char *needle, size_t nlen);
 
 /* Whether s is empty or only Unicode whitespace. */
 int text_is_blank(const char *s, size_t len);

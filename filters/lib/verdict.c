@@ -1,0 +1,68 @@
+#include "verdict.h"
+
+#include "json.h"
+#include "stage.h"
+
+static int all_true(jv assertions)
+{
+	int ok = 1;
+
+	if (jv_get_kind(assertions) != JV_KIND_OBJECT)
+		return ok;
+	jv_object_foreach(assertions, name, a) {
+		ok = ok && json_has_true(a, "value");
+		jv_free(name);
+		jv_free(a);
+	}
+	return ok;
+}
+
+/* Present and false: an absent assertion says nothing about collection. */
+static int is_false(jv assertions, const char *name)
+{
+	jv a = json_get(assertions, name);
+	int f = jv_is_valid(a) && !json_has_true(a, "value");
+
+	jv_free(a);
+	return f;
+}
+
+static int was_skipped(jv kase)
+{
+	jv outcome = json_at(kase, "labels.task_outcome.value");
+
+	return jv_equal(outcome, jv_string("skipped"));
+}
+
+enum verdict verdict_judge(jv kase, int *exit_code)
+{
+	jv assertions = json_get(kase, "assertions");
+	int accepted = all_true(assertions);
+	/* A Memory workload that never ran has execution_completed instead of
+	 * collection_completed: either way nothing was collected to judge. */
+	int uncollected = is_false(assertions, "collection_completed") ||
+			  is_false(assertions, "execution_completed");
+
+	jv_free(assertions);
+	/* The exit code follows the assertions alone: a skip the failure
+	 * policy expected passes, one that left nothing collected is
+	 * inconclusive, and a workload skipped against its expectation fails
+	 * like any other false assertion. */
+	*exit_code = accepted ? EXIT_OK : uncollected ? EXIT_INCONCLUSIVE : EXIT_FAILED;
+	if ((accepted || uncollected) && was_skipped(kase))
+		return VERDICT_SKIPPED;
+	if (accepted)
+		return VERDICT_ACCEPTED;
+	return uncollected ? VERDICT_INCONCLUSIVE : VERDICT_FAILED;
+}
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_ACCEPTED: return "accepted";
+	case VERDICT_FAILED: return "failed";
+	case VERDICT_INCONCLUSIVE: return "inconclusive";
+	case VERDICT_SKIPPED: return "skipped";
+	}
+	return "unknown";
+}

@@ -1,0 +1,30 @@
+/* verdict: the one definition of a case's verdict and its exit code.
+ *
+ * A verdict is read from an evaluation case's assertion values and its
+ * task_outcome label, never from replay evidence, so pc-evaluate (which
+ * writes the case) and pc-report (which reads it back) cannot disagree.
+ */
+#ifndef PC_VERDICT_H
+#define PC_VERDICT_H
+
+#include <jv.h>
+
+enum verdict { VERDICT_ACCEPTED, VERDICT_FAILED, VERDICT_INCONCLUSIVE, VERDICT_SKIPPED };
+
+/* How many verdicts there are, for tables indexed by verdict. */
+enum { VERDICTS = VERDICT_SKIPPED + 1 };
+
+/* The verdict of kase (borrowed), a case of a powercontext.e2e-evaluation/v1
+ * document; *exit_code receives the case's exit code (stage.h's EXIT_*):
+ *   skipped       the workload was not run (task_outcome "skipped") and either
+ *                 every assertion is true (0: the failure policy expected the
+ *                 skip) or collection/execution did not complete (3)
+ *   accepted      every assertion is true (0)
+ *   inconclusive  collection_completed or execution_completed is false (3)
+ *   failed        any other assertion is false (2) */
+enum verdict verdict_judge(jv kase, int *exit_code);
+
+/* "accepted", "failed", "inconclusive" or "skipped". */
+const char *verdict_name(enum verdict v);
+
+#endif
