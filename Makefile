@@ -67,11 +67,11 @@ check-asan:
 	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
 
 acceptance: all
-	OUTPUT=$(OUTPUT) pipelines/acceptance $(ARGS)
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) pipelines/acceptance $(ARGS)
 
 rescore: all
 	@test -n "$(REPLAY)" || { echo "usage: make rescore REPLAY='file or directory…'" >&2; exit 64; }
-	OUTPUT=$(OUTPUT) pipelines/rescore $(REPLAY)
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) pipelines/rescore $(REPLAY)
 
 bench: all
 	PC_BIN=$(abspath $(BIN)) pipelines/bench $(COPIES)

@@ -1,4 +1,4 @@
-/* pc-normalize: run records in, replays out (DESIGN §2.4).
+/* pc-normalize: run records in, replays out (docs/DESIGN.md §2.4).
  *
  * The replay is rebuilt from the record plus the files under its trial
  * directory, deterministically: capture logs, native ACP artifacts, resolved
@@ -160,15 +160,19 @@ static jv harbor_observation(jv record, const char *trial)
 	free(result_path);
 	jv rewards = json_at(result, "verifier_result.rewards");
 	jv exception = json_at(result, "exception_info");
+	/* a trial runs one task here; batches merged into one trial would name
+	 * each task's own checksum */
 	jv h = JV_OBJECT(jv_string("job_id"), str_or_null(json_at(job, "id")),
 			 jv_string("trial_name"), str_or_null(json_at(result, "trial_name")),
 			 jv_string("trial_uri"), str_or_null(json_at(result, "trial_uri")),
 			 jv_string("task_checksum"), str_or_null(json_at(result, "task_checksum")),
-			 jv_string("rewards"), jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_object()),
-			 jv_string("exception_type"), str_or_null(json_at(exception, "exception_type")),
-			 jv_string("exception_message"), str_or_null(json_at(exception, "exception_message")),
-			 jv_string("started_at"), str_or_null(json_at(result, "started_at")),
-			 jv_string("finished_at"), str_or_null(json_at(result, "finished_at")));
+			 jv_string("source_task_checksum"), jv_null());
+	h = jv_object_merge(h, JV_OBJECT(
+		jv_string("rewards"), jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_object()),
+		jv_string("exception_type"), str_or_null(json_at(exception, "exception_type")),
+		jv_string("exception_message"), str_or_null(json_at(exception, "exception_message")),
+		jv_string("started_at"), str_or_null(json_at(result, "started_at")),
+		jv_string("finished_at"), str_or_null(json_at(result, "finished_at"))));
 	jv_free(exception);
 	jv_free(result);
 	jv_free(job);
@@ -223,7 +227,8 @@ static jv probes(jv record)
 				jv_string("prepared_context"),
 				JV_OBJECT(jv_string("status"), json_at(response, "status"),
 					  jv_string("content"), jv_get_kind(content) == JV_KIND_NULL
-						  ? (jv_free(content), jv_string("")) : content)));
+						  ? (jv_free(content), jv_string("")) : content),
+				jv_string("forbidden_context_matched"), json_at(call, "forbidden_context_matched")));
 		}
 		jv_free(response);
 		jv_free(call);
@@ -241,13 +246,19 @@ static jv normalize(jv record)
 	jv artifacts = trial ? native_artifacts(trial, &errors) : jv_array();
 	jv instructions = trial ? resolved_instructions(trial) : jv_array();
 	jv harbor = trial ? harbor_observation(record, trial) : harbor_observation(record, "/nonexistent");
-	int failed = jv_array_length(jv_copy(errors)) > 0;
+	/* evidence that cannot be read fails a run that completed; a failed
+	 * outcome run may have no error, and a skipped one has nothing */
+	jv status = json_at(record, "status");
+	if (jv_array_length(jv_copy(errors)) > 0 && !strcmp(jv_string_value(status), "completed")) {
+		jv_free(status);
+		status = jv_string("failed");
+	}
 	jv replay = JV_OBJECT(
 		jv_string("schema"), jv_string(SCHEMA_EVIDENCE),
 		jv_string("run_id"), json_at(record, "run_id"),
 		jv_string("environment"), json_at(record, "environment"),
 		jv_string("task"), json_at(record, "workload"),
-		jv_string("status"), jv_string(failed ? "failed" : "completed"),
+		jv_string("status"), status,
 		jv_string("errors"), errors,
 		jv_string("harbor"), harbor,
 		jv_string("capture_records"), captures,

@@ -1,10 +1,13 @@
-/* pc-run-bub: selections in, run records out (DESIGN §5).
+/* pc-run-bub: selections in, run records out (docs/DESIGN.md §5).
  *
  * Per workload: a fresh run id and scope, readiness, the Memory baseline, the
  * Harbor task's steps through an ACP agent (local runner: each step in a new
  * ACP session inside a bubblewrap sandbox, then its verifier), the final
  * Memory and every probe through prepare_context.  A failure anywhere still
- * emits the record with what was collected, status "failed".
+ * emits the record with what was collected, status "failed".  Outcome
+ * workloads are judged on how they ended, so they skip the Memory and the
+ * probes.  Under fail-fast, a batch group stops at its first failure and the
+ * rest of it is recorded as skipped.
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -41,10 +44,13 @@ static const char usage[] =
 	"  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, the project's Bub\n"
 	"                   from pipelines/pc-bub, bub-acp-server on PATH, else the\n"
 	"                   comma-command stand-in for model-free workloads)\n"
-	"  --agent-timeout SEC  override the task's agent timeout\n";
+	"  --agent-timeout SEC  override the task's agent timeout\n"
+	"  --failure-policy POLICY  collect-all (default): run every workload;\n"
+	"                   fail-fast: stop a batch:<name> group at its first failure\n"
+	"                   and record the rest of it as skipped\n";
 
 struct options {
-	const char *runner, *output, *agent;
+	const char *runner, *output, *agent, *policy;
 	double agent_timeout;   /* 0: the task's */
 };
 
@@ -61,8 +67,11 @@ struct run {
 	char *job_dir, *trial_dir, *trial_name;
 	jv errors;
 	jv agent_info;           /* from the first initialize, or null */
+	jv rewards;              /* the trial's rewards, or null */
 	double protocol;
 	int progress;
+	int gated;               /* a step below 1 stops the trial (fail-fast batch) */
+	int gate_closed;         /* and one did */
 	long long started_ms;
 };
 
@@ -174,14 +183,15 @@ static void agent_env(const struct run *r, struct envv *e)
 		env_set(e, "BUB_FALLBACK_MODELS", "null");
 	}
 	env_set(e, "BUB_HOME", "/tmp/bub-home");
-	snprintf(num, sizeof num, "%.0f", jv_number_value(jv_object_get(jv_copy(exec), jv_string("max_steps"))));
+	snprintf(num, sizeof num, "%.0f", json_number_at(exec, "max_steps", 50));
 	env_set(e, "BUB_MAX_STEPS", num);
-	snprintf(num, sizeof num, "%.0f", jv_number_value(jv_object_get(jv_copy(exec), jv_string("max_tokens"))));
+	snprintf(num, sizeof num, "%.0f", json_number_at(exec, "max_tokens", 16384));
 	env_set(e, "BUB_MAX_TOKENS", num);
+	/* only a Memory evaluation sets capture; other kinds run with its defaults */
 	env_set(e, "POWERCONTEXT_BUB_CAPTURE_EVENTS", json_has_true(spec, "capture_events") ? "true" : "false");
-	snprintf(num, sizeof num, "%.0f", jv_number_value(jv_object_get(jv_copy(spec), jv_string("checkpoint_every_events"))));
+	snprintf(num, sizeof num, "%.0f", json_number_at(spec, "checkpoint_every_events", 5));
 	env_set(e, "POWERCONTEXT_BUB_CAPTURE_CHECKPOINT_EVERY", num);
-	snprintf(num, sizeof num, "%.0f", jv_number_value(jv_object_get(jv_copy(spec), jv_string("max_event_bytes"))));
+	snprintf(num, sizeof num, "%.0f", json_number_at(spec, "max_event_bytes", 8192));
 	env_set(e, "POWERCONTEXT_BUB_CAPTURE_MAX_BYTES", num);
 	env_set(e, "POWERCONTEXT_BUB_CAPTURE_LOG", "/logs/agent/powercontext-capture.jsonl");
 	env_set(e, "POWERCONTEXT_BUB_SCOPE_ID", r->scope);
@@ -552,6 +562,34 @@ static jv trial_config(const struct run *r, const char *task_dir)
 		jv_string("job_id"), jv_string(r->run_id));
 }
 
+/* Harbor's min_reward gate after a step (result and min borrowed): a number
+ * gates the "reward" reward, an object each of its keys; a missing reward
+ * is below any minimum. */
+static int below_min_reward(jv result, jv min)
+{
+	jv rewards = json_at(result, "verifier_result.rewards"), gate;
+	int below = 0;
+
+	if (jv_get_kind(min) == JV_KIND_NUMBER)
+		gate = JV_OBJECT(jv_string("reward"), jv_copy(min));
+	else if (jv_get_kind(min) == JV_KIND_OBJECT)
+		gate = jv_copy(min);
+	else
+		gate = jv_object();
+	jv_object_foreach(gate, key, floor) {
+		jv got = json_get(rewards, jv_string_value(key));
+		if (jv_get_kind(floor) == JV_KIND_NUMBER &&
+		    (jv_get_kind(got) != JV_KIND_NUMBER || jv_number_value(got) < jv_number_value(floor)))
+			below = 1;
+		jv_free(got);
+		jv_free(key);
+		jv_free(floor);
+	}
+	jv_free(gate);
+	jv_free(rewards);
+	return below;
+}
+
 /* Run every step and write the trial and job files; rc -1 only when the
  * task itself could not be read.  task_checksum is computed from the task
  * directory as it is run, never copied from the selection, so a task changed
@@ -584,13 +622,20 @@ static int run_trial(struct run *r, const char *task_dir)
 	}
 	jv_array_foreach(steps, i, step) {
 		(void)i;
-		if (!stop && json_str(step, "name"))
-			results = jv_array_append(results, run_step(r, task_dir, task_toml, step, &stop));
+		if (!stop && json_str(step, "name")) {
+			jv result = run_step(r, task_dir, task_toml, step, &stop);
+			jv min = r->gated ? jv_number(1) : json_get(step, "min_reward");
+			if (!stop && below_min_reward(result, min))
+				stop = r->gate_closed = 1;
+			jv_free(min);
+			results = jv_array_append(results, result);
+		}
 		jv_free(step);
 	}
 	jv_free(steps);
 	const char *strategy = json_str(task_toml, "multi_step_reward_strategy");
 	jv rewards = harbor_trial_rewards(jv_copy(results), strategy ? strategy : "mean");
+	r->rewards = jv_copy(rewards);
 	char *uri = harbor_file_uri(r->trial_dir);
 	const char *slash = strrchr(task_dir, '/');
 	jv dataset = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("dataset"), jv_string("path")));
@@ -678,6 +723,32 @@ static jv adapter_versions(const struct run *r)
 	return out;
 }
 
+/* Whether a prepared response (borrowed) is ready context holding one of
+ * the spec's forbidden fragments, compared as the evaluator compares them. */
+static int forbidden_context_in(jv response, jv spec)
+{
+	jv forbidden = json_at(spec, "forbidden_context");
+	jv content = json_at(response, "content");
+	int matched = 0;
+
+	if (json_str(response, "status") && !strcmp(json_str(response, "status"), "ready") &&
+	    jv_get_kind(content) == JV_KIND_STRING)
+		jv_array_foreach(forbidden, i, f) {
+			(void)i;
+			matched = matched || text_contains_folded(TEXT_FOLD_NFC, jv_string_value(content),
+								  (size_t)jv_string_length_bytes(jv_copy(content)),
+								  jv_string_value(f),
+								  (size_t)jv_string_length_bytes(jv_copy(f)));
+			jv_free(f);
+		}
+	jv_free(content);
+	jv_free(forbidden);
+	return matched;
+}
+
+/* Every probe through prepare_context.  Context that matched a forbidden
+ * fragment is recorded as matched and blanked: the wrong answer is the
+ * finding, and keeping its text would only spread it. */
 static jv collect_probes(struct run *r)
 {
 	jv specs = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("evaluation"), jv_string("probes")));
@@ -686,31 +757,36 @@ static jv collect_probes(struct run *r)
 
 	jv_array_foreach(specs, i, spec) {
 		(void)i;
-		jv response = jv_null();
-		jv error = jv_null();
+		jv response = jv_null(), error = jv_null(), matched = jv_null();
 		if (pc_prepare(r->client, r->scope, json_str(spec, "query"), &response, &e) != 0) {
 			add_error(r, "probe %s: %s", json_str(spec, "id"), e.msg);
 			error = jv_string(e.msg);
+		} else if (jv_get_kind(response) == JV_KIND_OBJECT) {
+			matched = jv_bool(forbidden_context_in(response, spec));
+			if (jv_get_kind(matched) == JV_KIND_TRUE)
+				response = jv_object_set(response, jv_string("content"), jv_string(""));
 		}
 		out = jv_array_append(out, JV_OBJECT(jv_string("id"), jv_object_get(jv_copy(spec), jv_string("id")),
 						     jv_string("query"), jv_object_get(jv_copy(spec), jv_string("query")),
-						     jv_string("response"), response, jv_string("error"), error));
+						     jv_string("response"), response, jv_string("error"), error,
+						     jv_string("forbidden_context_matched"), matched));
 		jv_free(spec);
 	}
 	jv_free(specs);
 	return out;
 }
 
-/* Readiness, baseline, execution; what failed is in r->errors. */
-static void execute(struct run *r, jv *readiness, jv *before)
+/* Readiness, baseline, execution; what failed is in r->errors.  Outcome
+ * workloads need no Memory, so they touch the Server only through the agent. */
+static void execute(struct run *r, int memory, jv *readiness, jv *before)
 {
 	struct pc_err e;
 	jv task = jv_object_get(jv_copy(r->selection), jv_string("task"));
 	const char *dir = json_str(task, "dir");
 
-	if (pc_ready(r->client, readiness, &e) != 0)
+	if (memory && pc_ready(r->client, readiness, &e) != 0)
 		add_error(r, "readiness: %s", e.msg);
-	else if (pc_list_entries(r->client, r->scope, before, &e) != 0)
+	else if (memory && pc_list_entries(r->client, r->scope, before, &e) != 0)
 		add_error(r, "memory baseline: %s", e.msg);
 	else if (!dir)
 		add_error(r, "workload %s pins a registry dataset: only the harbor runner can fetch it",
@@ -740,25 +816,97 @@ static void scrub(struct run *r)
 	jv_free(files);
 }
 
+/* An outcome workload whose trial scored below 1 failed, errors or not. */
+static int reward_failed(const struct run *r)
+{
+	jv reward = json_get(r->rewards, "reward");
+	int failed = jv_get_kind(reward) == JV_KIND_NUMBER && jv_number_value(reward) < 1;
+
+	jv_free(reward);
+	return failed;
+}
+
+static void new_run_id(struct run *r)
+{
+	char hex[13];
+
+	harbor_random_hex(hex, 12);
+	snprintf(r->run_id, sizeof r->run_id, "%s-%s", json_str(r->workload, "id"), hex);
+	snprintf(r->scope, sizeof r->scope, "e2e:%s", r->run_id);
+}
+
+/* The record of one workload; status, times and the Server's answers
+ * (consumed) are what the run found, the rest comes from r. */
+static jv run_record(const struct run *r, const char *commit, const char *status,
+		     const char *started, jv powercontext)
+{
+	char finished[40];
+	jv versions = adapter_versions(r);
+	jv exec = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("execution"), jv_string("model")));
+	const char *model = getenv("BUB_MODEL"), *database = getenv("POWERCONTEXT_E2E_DATABASE");
+
+	harbor_now(finished);
+	jv record = JV_OBJECT(
+		jv_string("schema"), jv_string(SCHEMA_RUN),
+		jv_string("run_id"), jv_string(r->run_id),
+		jv_string("scope_id"), jv_string(r->scope),
+		jv_string("runner"), jv_string("local"),
+		jv_string("workload"), jv_copy(r->workload),
+		jv_string("manifest"), json_get(r->selection, "manifest"),
+		jv_string("task"), json_get(r->selection, "task"),
+		jv_string("job_dir"), r->job_dir ? jv_string(r->job_dir) : jv_null(),
+		jv_string("trial_dir"), r->trial_dir ? jv_string(r->trial_dir) : jv_null());
+	record = jv_object_set(record, jv_string("environment"), JV_OBJECT(
+		jv_string("commit"), jv_string(commit),
+		jv_string("database"), jv_string(database ? database : "sqlite"),
+		jv_string("adapter"), json_at(r->workload, "execution.type"),
+		jv_string("adapter_version"), jv_array_get(jv_copy(versions), 0),
+		jv_string("adapter_protocol_version"), jv_array_get(jv_copy(versions), 1),
+		jv_string("agent_model"), jv_get_kind(exec) == JV_KIND_TRUE && model ? jv_string(model) : jv_null(),
+		jv_string("agent_settings"), jv_object(),
+		jv_string("started_at"), jv_string(started),
+		jv_string("finished_at"), jv_string(finished)));
+	record = jv_object_set(record, jv_string("agent"), JV_OBJECT(
+		jv_string("command"), jv_string(r->agent_cmd), jv_string("info"), jv_copy(r->agent_info)));
+	record = jv_object_set(record, jv_string("failure_policy"), jv_string(r->opt->policy));
+	record = jv_object_set(record, jv_string("status"), jv_string(status));
+	record = jv_object_set(record, jv_string("errors"), jv_copy(r->errors));
+	record = jv_object_set(record, jv_string("powercontext"), powercontext);
+	jv_free(versions);
+	jv_free(exec);
+	return record;
+}
+
+static jv server_answers(const struct run *r, jv readiness, jv before, jv after, jv probes)
+{
+	return JV_OBJECT(jv_string("server_url"), jv_string(r->client->base_url),
+			 jv_string("readiness"), readiness,
+			 jv_string("memory_before"), before,
+			 jv_string("memory_after"), after,
+			 jv_string("probes"), probes);
+}
+
 static jv run_workload(struct run *r, const char *outdir, const char *commit)
 {
 	const char *id = json_str(r->workload, "id");
-	char hex[13], started[40], finished[40];
+	jv evaluation = json_get(r->workload, "evaluation");
+	int memory = docs_evaluation_kind(evaluation) == EVALUATION_MEMORY;
+	char started[40];
 	jv readiness = jv_null(), before = jv_null(), after = jv_null(), probes = jv_array();
 	struct pc_err e;
 
-	harbor_random_hex(hex, 12);
-	snprintf(r->run_id, sizeof r->run_id, "%s-%s", id, hex);
-	snprintf(r->scope, sizeof r->scope, "e2e:%s", r->run_id);
+	jv_free(evaluation);
+	new_run_id(r);
 	r->job_dir = text_fmt("%s/%s/harbor-jobs/%s", outdir, id, r->run_id);
 	r->trial_name = harbor_trial_name(id);
 	r->trial_dir = io_join(r->job_dir, r->trial_name);
 	r->errors = jv_array();
 	r->agent_info = jv_null();
+	r->rewards = jv_null();
 	r->started_ms = proc_now_ms();
 	harbor_now(started);
 	progress(r, "run %s", r->run_id);
-	execute(r, &readiness, &before);
+	execute(r, memory, &readiness, &before);
 	scrub(r);
 	if (jv_get_kind(readiness) != JV_KIND_NULL) {
 		if (pc_list_entries(r->client, r->scope, &after, &e) != 0)
@@ -768,47 +916,54 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 			probes = collect_probes(r);
 		}
 	}
-	harbor_now(finished);
-	jv versions = adapter_versions(r);
-	jv exec = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("execution"), jv_string("model")));
-	const char *model = getenv("BUB_MODEL");
-	jv record = JV_OBJECT(
-		jv_string("schema"), jv_string(SCHEMA_RUN),
-		jv_string("run_id"), jv_string(r->run_id),
-		jv_string("scope_id"), jv_string(r->scope),
-		jv_string("runner"), jv_string("local"),
-		jv_string("workload"), jv_copy(r->workload),
-		jv_string("manifest"), json_get(r->selection, "manifest"),
-		jv_string("task"), json_get(r->selection, "task"),
-		jv_string("job_dir"), jv_string(r->job_dir),
-		jv_string("trial_dir"), jv_string(r->trial_dir));
-	record = jv_object_set(record, jv_string("environment"), JV_OBJECT(
-		jv_string("commit"), jv_string(commit),
-		jv_string("database"), jv_string(getenv("POWERCONTEXT_E2E_DATABASE") ? getenv("POWERCONTEXT_E2E_DATABASE") : "sqlite"),
-		jv_string("adapter_version"), jv_array_get(jv_copy(versions), 0),
-		jv_string("adapter_protocol_version"), jv_array_get(jv_copy(versions), 1),
-		jv_string("agent_model"), jv_get_kind(exec) == JV_KIND_TRUE && model ? jv_string(model) : jv_null(),
-		jv_string("started_at"), jv_string(started),
-		jv_string("finished_at"), jv_string(finished)));
-	record = jv_object_set(record, jv_string("agent"), JV_OBJECT(
-		jv_string("command"), jv_string(r->agent_cmd), jv_string("info"), jv_copy(r->agent_info)));
-	const char *status = jv_array_length(jv_copy(r->errors)) ? "failed" : "completed";
-	record = jv_object_set(record, jv_string("status"), jv_string(status));
-	record = jv_object_set(record, jv_string("errors"), r->errors);
-	record = jv_object_set(record, jv_string("powercontext"), JV_OBJECT(
-		jv_string("server_url"), jv_string(r->client->base_url),
-		jv_string("readiness"), readiness,
-		jv_string("memory_before"), before,
-		jv_string("memory_after"), after,
-		jv_string("probes"), probes));
+	int failed = jv_array_length(jv_copy(r->errors)) > 0 || (!memory && reward_failed(r));
+	const char *status = failed ? "failed" : "completed";
+	jv record = run_record(r, commit, status, started, server_answers(r, readiness, before, after, probes));
 	progress(r, "%s", status);
-	jv_free(versions);
-	jv_free(exec);
+	jv_free(r->errors);
+	jv_free(r->rewards);
 	jv_free(r->agent_info);
 	free(r->job_dir);
 	free(r->trial_dir);
 	free(r->trial_name);
 	return record;
+}
+
+/* A workload its fail-fast group stopped before: nothing ran, nothing was
+ * asked of the Server, and the record says so. */
+static jv skipped_workload(struct run *r, const char *commit)
+{
+	char started[40];
+
+	new_run_id(r);
+	r->started_ms = proc_now_ms();
+	r->job_dir = r->trial_dir = NULL;
+	r->errors = jv_array();
+	r->agent_info = jv_null();
+	harbor_now(started);
+	progress(r, "skipped: an earlier workload of its batch failed under fail-fast");
+	jv record = run_record(r, commit, "skipped", started,
+			       server_answers(r, jv_null(), jv_null(), jv_null(), jv_array()));
+	jv_free(r->errors);
+	jv_free(r->agent_info);
+	return record;
+}
+
+/* The workload's batch:<name> group (borrowed from workload), or NULL. */
+static const char *batch_of(jv workload)
+{
+	jv categories = json_get(workload, "categories");
+	const char *batch = NULL;
+
+	jv_array_foreach(categories, i, c) {
+		(void)i;
+		/* the string lives on in workload */
+		if (!batch && !strncmp(jv_string_value(c), "batch:", 6))
+			batch = jv_string_value(c) + 6;
+		jv_free(c);
+	}
+	jv_free(categories);
+	return batch;
 }
 
 /* ---- main ---- */
@@ -820,6 +975,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "agent", required_argument, NULL, 'a' },
 		{ "agent-timeout", required_argument, NULL, 't' },
+		{ "failure-policy", required_argument, NULL, 'f' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
@@ -831,6 +987,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'r': o->runner = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'a': o->agent = optarg; break;
+		case 'f': o->policy = optarg; break;
 		default:
 			o->agent_timeout = strtod(optarg, &end);
 			if (*end || o->agent_timeout <= 0)
@@ -841,6 +998,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return c;
 	if (strcmp(o->runner, "local") && strcmp(o->runner, "harbor"))
 		return stage_usage_error("pc-run-bub", usage, "--runner must be local or harbor"), STAGE_USAGE;
+	if (strcmp(o->policy, "collect-all") && strcmp(o->policy, "fail-fast"))
+		return stage_usage_error("pc-run-bub", usage, "--failure-policy must be collect-all or fail-fast"), STAGE_USAGE;
 	return 0;
 }
 
@@ -954,6 +1113,28 @@ static int read_selections(jv *out, const struct redactor *red)
 	return in.status;
 }
 
+/* Paired workloads compare a run without PowerContext with one with it: a
+ * single run of each cannot stand for that, so refuse before anything runs. */
+static int check_unpaired(jv selections, struct pc_err *e)
+{
+	struct sbuf names = {0};
+
+	jv_array_foreach(selections, i, sel) {
+		(void)i;
+		jv evaluation = json_at(sel, "workload.evaluation"), id = json_at(sel, "workload.id");
+		if (docs_evaluation_kind(evaluation) == EVALUATION_PAIRED)
+			sbuf_addf(&names, "%s%s", names.len ? ", " : "", jv_string_value(id));
+		jv_free(evaluation);
+		jv_free(id);
+		jv_free(sel);
+	}
+	char *list = sbuf_take(&names);
+	int rc = *list ? pc_fail(e, "these workloads are OFF/ON paired comparisons and need a paired run "
+				 "(one arm without PowerContext, one with it), which pc-run-bub does not do: %s", list) : 0;
+	free(list);
+	return rc;
+}
+
 /* Model-backed workloads need BUB_MODEL: refuse before anything runs. */
 static int check_models(jv selections, struct pc_err *e)
 {
@@ -1009,6 +1190,8 @@ static int run_all(const struct options *o, const struct redactor *red)
 
 	if (status == EXIT_OK && jv_array_length(jv_copy(selections)) == 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, "no selections on stdin");
+	if (status == EXIT_OK && check_unpaired(selections, &e) != 0)
+		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK && check_models(selections, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK && !strcmp(o->runner, "harbor"))
@@ -1025,22 +1208,30 @@ static int run_all(const struct options *o, const struct redactor *red)
 	if (resolve_agent(o, project, selections, &agent, &e) != 0 || !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	commit = commit_id(project);
-	int n = jv_array_length(jv_copy(selections));
+	int n = jv_array_length(jv_copy(selections)), fail_fast = !strcmp(o->policy, "fail-fast");
+	jv stopped = jv_object();   /* batches a failure stopped, under fail-fast */
 	jv_array_foreach(selections, i, sel) {
 		struct run r = { .opt = o, .red = red, .client = &client, .project = project,
 				 .agent_cmd = agent.command, .agent_adapter = agent.adapter,
 				 .selection = sel, .workload = json_get(sel, "workload"),
 				 .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
+		const char *batch = fail_fast ? batch_of(r.workload) : NULL;
+		jv stop = batch ? jv_object_get(jv_copy(stopped), jv_string(batch)) : jv_invalid();
+		r.gated = batch != NULL;
 		if (status == EXIT_OK) {
 			if (r.progress)
 				fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, n, json_str(r.workload, "id"));
-			jv record = run_workload(&r, outdir, commit);
+			jv record = jv_is_valid(stop) ? skipped_workload(&r, commit) : run_workload(&r, outdir, commit);
+			if (batch && (r.gate_closed || !strcmp(json_str(record, "status"), "failed")))
+				stopped = jv_object_set(stopped, jv_string(batch), jv_true());
 			if (stage_emit(red, record, &e) != 0)
 				status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 		}
+		jv_free(stop);
 		jv_free(r.workload);
 		jv_free(sel);
 	}
+	jv_free(stopped);
 	jv_free(selections);
 	pc_client_free(&client);
 	free(project);
@@ -1053,7 +1244,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 
 int main(int argc, char **argv)
 {
-	struct options o = { "local", NULL, NULL, 0 };
+	struct options o = { "local", NULL, NULL, "collect-all", 0 };
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 

@@ -40,7 +40,10 @@ Deliberate differences from Bub, decided here:
   ``bash -lc <line>`` (30 s limit, killed and released afterwards), a non-zero
   exit failing the turn with "command exited with code N\\noutput:\\n…".
   Bub's own built-in commands (``,help``, ``,tape.*``, ``,fs.*``, ``,bash``…)
-  do not exist here and therefore take that same shell path.
+  do not exist here and therefore take that same shell path, except
+  ``,tape.info``: the catalog's failure-policy follow-up runs it as a step that
+  needs neither PowerContext nor the client's terminal, so the stand-in
+  answers it, with its session id in place of a tape it does not keep.
 * The PowerContext client sends ``POWERCONTEXT_CLIENT_API_TOKEN`` (when set) as
   a bearer token; the Bub plugin sends none.
 * Validation errors are always sent as JSON: where pydantic's error list holds
@@ -266,6 +269,8 @@ class StandinAgent:
             "powercontext.search": self._search,
             "powercontext.context": self._context,
         }
+        if name == "tape.info":
+            return f"tape: pc-e2e stand-in session {session_id} (no tape is kept)"
         if name not in tools:
             log.info("unknown command %r: shell path", name)
             return await self._shell(session_id, line)

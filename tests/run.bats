@@ -142,10 +142,10 @@ peer_failure() {
 	exec_assert_accepted
 }
 
-@test "acceptance: pipelines/acceptance passes all five workloads and rescore reproduces them" {
+@test "acceptance: both legs pass, fail-fast skips the follow-up, and rescore reproduces them" {
 	local -a ids
 	mapfile -t ids < <(pc-select --manifests "$REPO/manifests" --root "$REPO" | jq -r .workload.id)
-	[[ ${#ids[@]} -eq 5 ]] || fail "expected 5 acceptance workloads, got: ${ids[*]}"
+	[[ ${#ids[@]} -eq 7 ]] || fail "expected 7 acceptance workloads, got: ${ids[*]}"
 	run --separate-stderr env OUTPUT="$T/acc" timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/acceptance" 3>&-
 	assert_exit 0
 	local id
@@ -155,6 +155,16 @@ peer_failure() {
 		schema_ok e2e-evaluation "$T/acc/$id/eval-report.json"
 		[[ $(jq -r .experiment "$T/acc/$id/eval-report.json") == "e2e:$id" ]] || fail "$id: experiment"
 	done
+	# the collect-all leg ran the follow-up; the fail-fast leg stopped at the timeout
+	[[ $(jq -r .status "$T/acc/failure-policy-followup/replay.json") == completed ]] || fail "collect-all skipped the follow-up"
+	[[ $(jq -r .status "$T/acc/fail-fast/failure-policy-timeout/replay.json") == failed ]] || fail "the timeout did not fail"
+	[[ $(jq -c '[.status, .errors, .memory_after.entries, .probes]' "$T/acc/fail-fast/failure-policy-followup/replay.json") == '["skipped",[],[],[]]' ]] ||
+		fail "fail-fast ran the follow-up: $(jq -c . "$T/acc/fail-fast/failure-policy-followup/replay.json")"
+	[[ $(jq -c '.cases[0].assertions.execution_outcome.value' "$T/acc/fail-fast/failure-policy-followup/eval-report.json") == true ]] ||
+		fail "the expected skip was not accepted"
+	ls "$T/acc/fail-fast/failure-policy-followup" >"$T/skipped-files"
+	run cat "$T/skipped-files"
+	refute_line harbor-jobs
 
 	run --separate-stderr env OUTPUT="$T/rescored" "$REPO/pipelines/rescore" "$T/acc"
 	assert_exit 0
@@ -166,6 +176,9 @@ peer_failure() {
 			fail "$id: rescore differs:
 $(diff <(jq -S "$cases" "$T/acc/$id/eval-report.json") <(jq -S "$cases" "$T/rescored/$id/eval-report.json"))"
 	done
+	# the fail-fast leg is rescored under its own policy, beside the other
+	[[ $(jq -cS "$cases" "$T/rescored/fail-fast/failure-policy-followup/eval-report.json") == \
+		"$(jq -cS "$cases" "$T/acc/fail-fast/failure-policy-followup/eval-report.json")" ]] || fail "fail-fast rescore differs"
 }
 
 @test "isolation: two runs of one workload get their own run and scope, each starting empty" {

@@ -7,8 +7,12 @@ setup() {
 	pc_setup
 }
 
-ACCEPTANCE=(locomo-multihop-football locomo-open-pastries locomo-support-group
-	locomo-temporal-banker project-database-decision)
+# The acceptance category in catalog order: the failure-policy fixtures follow
+# project-database-decision, their batch:acceptance group's first workload.
+ACCEPTANCE=(project-database-decision failure-policy-timeout failure-policy-followup
+	locomo-multihop-football locomo-open-pastries locomo-support-group locomo-temporal-banker)
+SAMPLES=(project-database-decision locomo-multihop-football locomo-open-pastries
+	locomo-support-group locomo-temporal-banker)
 
 # select_ok ARGS...: pc-select succeeds, stderr is empty, and its stdout
 # ($T/selection.jsonl) is a valid selection stream.
@@ -71,12 +75,12 @@ local_manifest() {
 
 # ---- selection ----
 
-@test "default selection is the five acceptance workloads, in catalog order, once each" {
+@test "default selection is the seven acceptance workloads, in catalog order, once each" {
 	select_ok
 	run ids
 	assert_output "$(printf '%s\n' "${ACCEPTANCE[@]}")"
 	run jq -r '.schema' "$T/selection.jsonl"
-	assert_output "$(printf "$SELECTION%.0s\n" 1 2 3 4 5)"
+	assert_output "$(printf "$SELECTION%.0s\n" 1 2 3 4 5 6 7)"
 }
 
 @test "--id and --category are additive and keep catalog order" {
@@ -90,7 +94,7 @@ terminal-bench-db-wal-recovery"
 	select_ok --category sample --id project-database-decision --category smoke \
 		--id project-database-decision
 	run ids
-	assert_output "$(printf '%s\n' "${ACCEPTANCE[@]}")"
+	assert_output "$(printf '%s\n' "${SAMPLES[@]}")"
 }
 
 @test "--id alone does not add the default acceptance category" {
@@ -132,8 +136,8 @@ $PINNED"
 @test "the manifest reference names the file and its sha256" {
 	select_ok --id project-database-decision
 	run jq -r '.manifest.path, .manifest.sha256' "$T/selection.jsonl"
-	assert_output "manifests/project-database-decision.yaml
-$(sha256sum manifests/project-database-decision.yaml | cut -d' ' -f1)"
+	assert_output "manifests/acceptance-01-project-database-decision.yaml
+$(sha256sum manifests/acceptance-01-project-database-decision.yaml | cut -d' ' -f1)"
 }
 
 @test "an unknown id and an unknown category are named in one error, nothing selected" {
@@ -221,12 +225,12 @@ aa-first-id"
 	[[ "$computed" != "$PINNED" ]]
 	cd "$T/repo"
 	select_fails
-	assert_stderr_contains "manifests/project-database-decision.yaml" "dataset.checksum" \
+	assert_stderr_contains "manifests/acceptance-01-project-database-decision.yaml" "dataset.checksum" \
 		"$PINNED" "$computed"
 	# the error points at the pinned value's line and column
 	local at
-	at=$(grep -n 'checksum:' manifests/project-database-decision.yaml | cut -d: -f1)
-	assert_stderr_contains "manifests/project-database-decision.yaml:$at:3: dataset.checksum"
+	at=$(grep -n 'checksum:' manifests/acceptance-01-project-database-decision.yaml | cut -d: -f1)
+	assert_stderr_contains "manifests/acceptance-01-project-database-decision.yaml:$at:3: dataset.checksum"
 }
 
 @test "a changed task file refuses an explicit selection including it" {

@@ -137,15 +137,37 @@ static int line_end(struct cursor *c)
 	return 0;
 }
 
+/* The path of key parts in doc: a part naming an array of tables means its
+ * last table, so [steps.agent] after [[steps]] belongs to that step. */
+static jv resolve(jv doc, jv parts)
+{
+	jv path = jv_array();
+
+	jv_array_foreach(parts, i, part) {
+		(void)i;
+		path = jv_array_append(path, part);
+		jv at = jv_getpath(jv_copy(doc), jv_copy(path));
+		if (jv_get_kind(at) == JV_KIND_ARRAY && jv_array_length(jv_copy(at)) > 0)
+			path = jv_array_append(path, jv_number(jv_array_length(jv_copy(at)) - 1));
+		jv_free(at);
+	}
+	jv_free(parts);
+	return path;
+}
+
 /* [a.b] or [[a]]: returns the path new keys go under. */
 static int parse_header(struct cursor *c, jv *doc, jv *table)
 {
 	int array = c->p[1] == '[';
-	jv path;
+	jv path, parts;
 
 	c->p += array ? 2 : 1;
-	if (parse_key(c, &path) != 0)
+	if (parse_key(c, &parts) != 0)
 		return -1;
+	/* the last part is the table itself: [[a]] appends to a, it does not
+	 * reopen a's last table */
+	jv last = jv_array_get(jv_copy(parts), jv_array_length(jv_copy(parts)) - 1);
+	path = jv_array_append(resolve(*doc, jv_array_slice(parts, 0, jv_array_length(jv_copy(parts)) - 1)), last);
 	if (*c->p != ']' || (array && c->p[1] != ']')) {
 		jv_free(path);
 		return bad(c, "table header");
@@ -161,6 +183,11 @@ static int parse_header(struct cursor *c, jv *doc, jv *table)
 	} else {
 		*doc = jv_setpath(*doc, jv_copy(path), jv_object());
 		*table = path;
+	}
+	if (!jv_is_valid(*doc)) {
+		jv_free(*doc);
+		*doc = jv_object();
+		return bad(c, "table header (a table cannot extend a value)");
 	}
 	return line_end(c);
 }
