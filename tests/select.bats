@@ -526,6 +526,73 @@ $(realpath "$T/repo/tasks/t")"
 		'probe ids must be unique: "first" repeats'
 }
 
+@test "context fragments must not be blank, in expected and forbidden context alike" {
+	reject '.evaluation.probes[0].expected_context = ["x", " \u2003"]' "evaluation.probes[0].expected_context[1]" "must not be blank"
+	reject '.evaluation.probes[0].forbidden_context = [""]' "evaluation.probes[0].forbidden_context[0]" "must not be blank"
+	accept '.evaluation.probes[0].forbidden_context = ["\u200b"]'
+}
+
+@test "a forbidden fragment contained in an expected one is refused, comparing NFC case-folded forms" {
+	reject '.evaluation.probes[0].expected_context = ["OceanBase"] | .evaluation.probes[0].forbidden_context = ["CEANB"]' \
+		"evaluation.probes[0]" 'forbidden_context[0] "CEANB" is contained in expected_context[0] "OceanBase"'
+	reject '.evaluation.probes[0].expected_context = ["Caf\u00e9 decision"] | .evaluation.probes[0].forbidden_context = ["CAFE\u0301"]' \
+		"evaluation.probes[0]" 'forbidden_context[0] "CAFÉ" is contained in expected_context[0] "Café decision"'
+	accept '.evaluation.probes[0].expected_context = ["OceanBase"] | .evaluation.probes[0].forbidden_context = ["SQLite"]'
+}
+
+@test "a bad 1.4.1 manifest names the file, the line and column, and the field" {
+	cat >"$T/bad.yaml" <<-'EOF'
+	schema: powercontext.e2e-task/v1
+	id: bad-forbidden
+	categories: [smoke]
+	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	execution: {type: bub}
+	evaluation:
+	  probes:
+	    - id: p1
+	      query: "Which database?"
+	      expected_context: [OceanBase]
+	      forbidden_context:
+	        - "   "
+	EOF
+	select_fails --manifests "$T/bad.yaml" --category smoke
+	assert_stderr_contains "$T/bad.yaml:12:11: evaluation.probes[0].forbidden_context[0]: must not be blank"
+	cat >"$T/bad.yaml" <<-'EOF'
+	schema: powercontext.e2e-task/v1
+	id: bad-outcome
+	categories: [smoke]
+	dataset: {name: reg, task_id: t1, checksum: 01f470c86f3a1f7ce4d91bdf0aaaa89fa96a4124ac48617990e2735b5291913a}
+	execution: {type: bub}
+	evaluation:
+	  expected_execution:
+	    collect-all: passed
+	    fail-fast: skipped
+	EOF
+	select_fails --manifests "$T/bad.yaml" --category smoke
+	assert_stderr_contains "$T/bad.yaml:8:5: evaluation.expected_execution.collect-all: must be one of completed, failed, skipped"
+}
+
+@test "the four evaluation kinds: Memory, outcome, continuation and task-outcome comparison" {
+	accept '.evaluation = {expected_execution: {"collect-all": "completed", "fail-fast": "skipped"}}'
+	run jq -c .workload.evaluation "$T/selection.jsonl"
+	assert_output '{"expected_execution":{"collect-all":"completed","fail-fast":"skipped"}}'
+	accept '.evaluation = {recall_step: "recall"}'
+	accept '.evaluation = {comparison: "task-outcome"}'
+	reject '.evaluation = {comparison: "reward"}' evaluation.comparison 'must be "task-outcome"'
+	reject '.evaluation = {recall_step: ""}' evaluation.recall_step "must be at least 1 characters"
+	reject '.evaluation = {expected_execution: {"collect-all": "failed"}}' 'evaluation.expected_execution.fail-fast' "is required"
+	# a Memory evaluation with an outcome's field is taken as an outcome
+	reject '.evaluation.expected_execution = {"collect-all": "failed", "fail-fast": "failed"}' evaluation.probes "unknown field"
+	reject '.evaluation = {}' evaluation.probes "is required"
+}
+
+@test "at most one batch:<name> category, its name an id" {
+	accept '.categories = ["smoke", "batch:acceptance"]'
+	reject '.categories = ["smoke", "batch:a", "batch:b"]' categories 'at most one batch:<name> category, not "batch:a" and "batch:b"'
+	reject '.categories = ["smoke", "batch:Not An Id"]' categories '"batch:Not An Id": a batch name must match'
+	reject '.categories = ["smoke", "batch:"]' categories '"batch:": a batch name must match'
+}
+
 @test "probe queries are 1..8192 characters" {
 	reject '.evaluation.probes[0].query = ""' "evaluation.probes[0].query" "must be between 1 and 8192 characters"
 	reject '.evaluation.probes[0].query = ("q" * 8193)' "evaluation.probes[0].query" "must be between 1 and 8192 characters"
