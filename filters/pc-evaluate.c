@@ -30,7 +30,7 @@ static const char usage[] =
 	"  --output DIR              also write DIR/<workload id>/eval-report.json\n"
 	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive.\n";
 
-/* Counts and sets the rules of DESIGN §3 are computed from. */
+/* Counts and sets the rules of docs/DESIGN.md §3 are computed from. */
 struct facts {
 	int eligible, captured, new_memory, grounded;
 	int probes_positive, probes_supported;

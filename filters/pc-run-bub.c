@@ -108,7 +108,7 @@ static void add_error(struct run *r, const char *fmt, ...)
 	free(msg);
 }
 
-/* ---- agent environment (DESIGN §5) ---- */
+/* ---- agent environment (docs/DESIGN.md §5.3) ---- */
 
 struct envv {
 	char **v;

@@ -1,4 +1,4 @@
-/* pc-select: the workload catalog in, selection lines out (DESIGN §2.2).
+/* pc-select: the workload catalog in, selection lines out (docs/DESIGN.md §2.2).
  *
  * Nothing is emitted unless every manifest is valid and every selected local
  * task still has its pinned Harbor checksum: a selection is all or nothing.

@@ -8,7 +8,7 @@ workloads run on this agent instead. It speaks ACP on stdin/stdout through the
 official ACP Python SDK (``acp``, PyPI ``agent-client-protocol``) and calls
 PowerContext through the official client (``powercontext.client``), and it
 reproduces what ``bub-acp-server`` with the PowerContext Bub plugin does for
-*comma commands* (shared/reference/bub.md §3, §4, §6):
+*comma commands* (docs/DESIGN.md §5.7):
 
 * ``initialize`` echoes ``protocolVersion`` and names itself in ``agentInfo``
   (``pc-e2e-standin``), so a replay never claims Bub ran; no ``authMethods``.

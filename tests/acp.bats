@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # pc-run-bub's ACP client (filters/lib/acp.c) against the independent peer
 # built on the official ACP SDK (tests/peers/acp_peer.py), through the local
-# runner with one-workload selections (DESIGN §5, reference/acp.md,
-# reference/harbor.md §8).
+# runner with one-workload selections (docs/DESIGN.md
+# §5.5, §5.6).
 
 load test_helper
 load exec_helper
@@ -127,7 +127,7 @@ make_task() {
 	[[ $(agent_messages only) == "$(jq -nc --arg t "$want" '[$t]')" ]] || fail "trajectory $(agent_messages only)"
 	[[ $(jq -r .instruction "$(trial_dir)/steps/only/agent/acp-summary.json") == "$want" ]] ||
 		fail "acp-summary.json instruction: $(jq .instruction "$(trial_dir)/steps/only/agent/acp-summary.json")"
-	# acp-events.jsonl keeps non-ASCII unescaped (reference/harbor.md §8)
+	# acp-events.jsonl keeps non-ASCII unescaped (docs/DESIGN.md §5.6)
 	grep -qF '世界' "$(trial_dir)/steps/only/agent/acp-events.jsonl" || fail "non-ASCII escaped in acp-events.jsonl"
 }
 

@@ -4,7 +4,7 @@
 # against a real PowerContext Server: agent resolution and the replay's
 # adapter fields, comma-command replies, and how the failures of a comma
 # command reach the record, the ACP evidence and the verdict
-# (reference/bub.md §3, §4, §6).
+# (docs/DESIGN.md §5.7).
 #
 # Every test runs pc-run-bub's default agent resolution (PC_E2E_AGENT unset,
 # no --agent), so each run is checked to have been Bub's.  Each workload

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# pc-evaluate: replays in, Memory evaluations out (DESIGN §2.5, §3, §4).
+# pc-evaluate: replays in, Memory evaluations out (docs/DESIGN.md §2.5, §3, §4).
 #
 # Every case derives its replay from the accepted fixture with jq (see
 # `evaluate` and JQ_DEFS in test_helper.bash) and validates what pc-evaluate

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# The JSON text stream every filter reads (DESIGN §1): any whitespace-
-# separated sequence of JSON texts, pretty-printed or compact; errors name
-# the line where the offending text starts.
+# The JSON text stream every filter reads (docs/DESIGN.md §1): any
+# whitespace-separated sequence of JSON texts, pretty-printed or compact;
+# errors name the line where the offending text starts.
 
 load test_helper
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# pc-report: evaluations in, verdicts for people and CI out (DESIGN §1, §3, §4).
+# pc-report: evaluations in, verdicts for people and CI out (docs/DESIGN.md §1, §3, §4).
 #
 # The evaluations are produced once per file by pc-evaluate from replays
 # derived from the accepted fixture, and validated against the schema:

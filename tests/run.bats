@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The execution stage against a real PowerContext Server: pc-run-bub (local
 # runner, stand-in agent or the ACP test peer), pc-normalize, and the whole
-# pipeline (DESIGN §1, §2.3–2.4, §4, §5).
+# pipeline (docs/DESIGN.md §1, §2.3–2.4, §4, §5).
 
 load test_helper
 load exec_helper

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# pc-select: catalog validation and selection (DESIGN §2.1, §2.2, §4).
+# pc-select: catalog validation and selection (docs/DESIGN.md §2.1, §2.2, §4).
 
 load test_helper
 
@@ -59,7 +59,7 @@ accept() {
 	[[ $(wc -l <"$T/selection.jsonl") -eq 1 ]]
 }
 
-# The test vector tree of reference/harbor.md §11, as DIR/t.
+# The test vector tree of docs/DESIGN.md §2.2, as DIR/t.
 vector_tree() {
 	mkdir -p "$1/t/sub" "$1/t/emptydir"
 	printf 'hello\n' >"$1/t/a.txt"

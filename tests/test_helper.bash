@@ -24,7 +24,7 @@ SELECTION=powercontext.e2e-selection/v1
 
 # The pinned checksum of the accepted fixture's task.
 PINNED=139ef66e50061ac8486b565e005abd007aed4ac2982497029024900c5f30b5bb
-# Harbor's checksum test vector (reference/harbor.md §11).
+# Harbor's checksum test vector (docs/DESIGN.md §2.2).
 VECTOR=2ce03c690abbaecbd6b9305a168f896d2f4b76949e1be5e6c15983bc361d4b21
 
 pc_setup() {

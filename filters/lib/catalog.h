@@ -1,4 +1,4 @@
-/* catalog: loading and selecting workload manifests (DESIGN §2.1).
+/* catalog: loading and selecting workload manifests (docs/DESIGN.md §2.1).
  *
  * A catalog is every *.yaml of a directory (sorted by file name) or one file.
  * Loading validates every manifest completely, with errors naming file, line,

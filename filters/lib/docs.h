@@ -1,4 +1,4 @@
-/* docs: the document types of DESIGN §2 as shapes.
+/* docs: the document types of docs/DESIGN.md §2 as shapes.
  *
  * Each filter validates what it reads against one of these before using it,
  * and writes its own documents in the same canonical field order.

@@ -1,5 +1,5 @@
 /* harbor: the Harbor job and trial layout that the local runner writes and
- * pc-normalize reads (reference/harbor.md §1–§8).
+ * pc-normalize reads (docs/DESIGN.md §5.5, §5.6).
  *
  * Trial names and ids, the verifier's reward files, the multi-step reward
  * strategy, the ACP runner's acp-summary.json and trajectory.json, and the

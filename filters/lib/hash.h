@@ -2,7 +2,7 @@
  *
  * The task checksum is the Dirhash Standard (sha256, names + data, hidden
  * files included, links followed, directories without files skipped) that
- * Harbor stores as result.json task_checksum; see reference/harbor.md §11.
+ * Harbor stores as result.json task_checksum; see docs/DESIGN.md §2.2.
  */
 #ifndef PC_HASH_H
 #define PC_HASH_H

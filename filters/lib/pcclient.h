@@ -1,4 +1,4 @@
-/* pcclient: the PowerContext Server's HTTP API (reference/powercontext-api.md).
+/* pcclient: the PowerContext Server's HTTP API (docs/DESIGN.md §5.1).
  *
  * JSON bodies with an explicit JSON content type (libcurl's form default makes
  * every POST a 422), the bearer token from POWERCONTEXT_CLIENT_API_TOKEN, base

@@ -1,6 +1,6 @@
 /* stage: what every filter shares around its own logic.
  *
- * Exit codes (DESIGN §4), the standard --help/--version handling, reading the
+ * Exit codes (docs/DESIGN.md §4), the standard --help/--version handling, reading the
  * documents of one schema from stdin with the stream line in every error, and
  * emitting documents through the redactor so no secret reaches stdout.
  */
