@@ -7,6 +7,7 @@ VERSION   = 0.1.0
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 BINDIR    = $(PREFIX)/bin
+MANDIR    = $(PREFIX)/share/man
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
@@ -78,10 +79,13 @@ bench: all
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR)
-	for f in $(FILTERS); do install -m 0755 $(BIN)/$$f $(DESTDIR)$(BINDIR)/$$f; done
+	install -m 0755 $(FILTERS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)/
+	mkdir -p $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(FILTERS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
 	for f in $(FILTERS); do rm -f $(DESTDIR)$(BINDIR)/$$f; done
+	rm -f $(FILTERS:%=$(DESTDIR)$(MANDIR)/man1/%.1)
 
 clean:
 	rm -rf build bin

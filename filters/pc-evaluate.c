@@ -807,39 +807,28 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+static int evaluate_one(void *ctx, jv replay, const struct json_reader *raw, jv *doc,
+			int *code, struct pc_err *e)
+{
+	const struct options *o = ctx;
+
+	return evaluate(replay, raw->text, raw->text_len, o->prefix, o->policy, doc, code, e);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct redactor red;
-	struct stage_input in;
-	struct pc_err e;
-	int rc = parse_args(argc, argv, &o), status = EXIT_OK;
-	jv replay;
+	int rc = parse_args(argc, argv, &o);
+	const struct stage_pass pass = {
+		"pc-evaluate", SCHEMA_EVIDENCE, &doc_replay, "task.id", "eval-report.json",
+		"no replays on stdin", evaluate_one, &o,
+	};
 
 	if (rc != 0)
 		return stage_option_exit(rc);
 	redactor_init(&red, environ);
-	stage_input_open(&in, "pc-evaluate", &red, SCHEMA_EVIDENCE, &doc_replay);
-	while (stage_input_next(&in, &replay)) {
-		int verdict;
-		jv doc, id = json_at(replay, "task.id");
-		if (evaluate(replay, in.reader.text, in.reader.text_len, o.prefix, o.policy,
-			     &doc, &verdict, &e) != 0)
-			status = stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg);
-		else if (stage_deliver(o.output, jv_string_value(id), "eval-report.json", &red, doc, &e) != 0) {
-			status = stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg);
-			jv_free(id);
-			jv_free(replay);
-			break;
-		} else
-			status = stage_worst(status, verdict);
-		jv_free(id);
-		jv_free(replay);
-	}
-	status = stage_worst(status, in.status);
-	if (in.count == 0 && status == EXIT_OK)
-		status = stage_die("pc-evaluate", &red, EXIT_INVALID, "no replays on stdin");
-	stage_input_close(&in);
+	rc = stage_run_pass(&pass, o.output, &red);
 	redactor_free(&red);
-	return status;
+	return rc;
 }

@@ -271,6 +271,14 @@ static jv normalize(jv record)
 	return replay;
 }
 
+static int normalize_one(void *ctx, jv record, const struct json_reader *raw, jv *replay,
+			 int *code, struct pc_err *e)
+{
+	(void)ctx, (void)raw, (void)code, (void)e;
+	*replay = normalize(record);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -278,33 +286,20 @@ int main(int argc, char **argv)
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-normalize", usage, "", longs, argc, argv };
+	const struct stage_pass pass = {
+		"pc-normalize", SCHEMA_RUN, &doc_run, "workload.id", "replay.json",
+		"no run records on stdin", normalize_one, NULL,
+	};
 	const char *output = NULL;
 	struct redactor red;
-	struct stage_input in;
-	struct pc_err e;
-	int c, status = EXIT_OK;
-	jv record;
+	int c, status;
 
 	while ((c = stage_option(&cli)) >= 0)
 		output = optarg;
 	if (c != STAGE_END)
 		return stage_option_exit(c);
 	redactor_init(&red, environ);
-	stage_input_open(&in, "pc-normalize", &red, SCHEMA_RUN, &doc_run);
-	while (stage_input_next(&in, &record)) {
-		jv replay = normalize(record);
-		jv id = jv_getpath(record, JV_ARRAY(jv_string("workload"), jv_string("id")));
-		int rc = stage_deliver(output, jv_string_value(id), "replay.json", &red, replay, &e);
-		jv_free(id);
-		if (rc != 0) {
-			status = stage_die("pc-normalize", &red, EXIT_INVALID, e.msg);
-			break;
-		}
-	}
-	status = stage_worst(status, in.status);
-	if (in.count == 0 && status == EXIT_OK)
-		status = stage_die("pc-normalize", &red, EXIT_INVALID, "no run records on stdin");
-	stage_input_close(&in);
+	status = stage_run_pass(&pass, output, &red);
 	redactor_free(&red);
 	return status;
 }

@@ -21,12 +21,12 @@
 extern char **environ;
 
 static const char usage[] =
-	"usage: pc-report [--format text|markdown|json|junit] [--output DIR] [-v]\n"
+	"usage: pc-report [--format text|markdown|json|junit] [--output DIR] [-v|--verbose]\n"
 	"Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n"
 	"  --format F    text (default on a terminal), markdown (default otherwise),\n"
 	"                json (counts and cases) or junit (JUnit XML)\n"
 	"  --output DIR  also write DIR/<workload id>/report.md per workload\n"
-	"  -v            text: show every assertion, score, label and metric\n"
+	"  -v, --verbose text: show every assertion, score, label and metric\n"
 	"Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
 	"failed, 3 inconclusive (or skipped before anything was collected).\n";
 

@@ -34,8 +34,8 @@
 extern char **environ;
 
 static const char usage[] =
-	"usage: pc-run-bub [--runner local|harbor] [--output DIR] [--agent CMD]\n"
-	"                  [--agent-timeout SEC]\n"
+	"usage: pc-run-bub [--runner local|harbor] [--failure-policy POLICY] [--output DIR]\n"
+	"                  [--agent CMD] [--agent-timeout SEC]\n"
 	"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 	"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 	"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n"
@@ -990,7 +990,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'f': o->policy = optarg; break;
 		default:
 			o->agent_timeout = strtod(optarg, &end);
-			if (*end || o->agent_timeout <= 0)
+			/* strtod also reads nan, inf and hex: none is a number of seconds */
+			if (*end || end == optarg || !(o->agent_timeout > 0 && o->agent_timeout < 1e9) ||
+			    strpbrk(optarg, "xXnNiI"))
 				return stage_usage_error("pc-run-bub", usage, "--agent-timeout must be a positive number of seconds"), STAGE_USAGE;
 		}
 	}

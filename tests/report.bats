@@ -607,7 +607,7 @@ skipped      wl-skip-expected
 @test "--help prints the usage on stdout and exits 0" {
 	run --separate-stderr pc-report --help </dev/null
 	assert_status 0
-	assert_line --index 0 "usage: pc-report [--format text|markdown|json|junit] [--output DIR] [-v]"
+	assert_line --index 0 "usage: pc-report [--format text|markdown|json|junit] [--output DIR] [-v|--verbose]"
 }
 
 @test "--version prints the version" {

@@ -386,6 +386,13 @@ $(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
 	assert_exit 64
 	exec_run_bub "$T/selection.jsonl" --agent-timeout soon
 	assert_exit 64
+	# strtod reads these too; none is a number of seconds (nan meant no timeout)
+	local t
+	for t in nan inf 0x10 1e300; do
+		exec_run_bub "$T/selection.jsonl" --agent-timeout "$t"
+		assert_exit 64
+		assert_stderr_contains "--agent-timeout must be a positive number of seconds"
+	done
 
 	exec_run_bub /dev/null
 	assert_exit 1

@@ -156,3 +156,36 @@ int stage_deliver(const char *outdir, const char *id, const char *name,
 	}
 	return stage_emit(r, doc, e);
 }
+
+int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct redactor *red)
+{
+	struct stage_input in;
+	struct pc_err e;
+	int status = EXIT_OK;
+	jv doc;
+
+	stage_input_open(&in, p->prog, red, p->schema, p->shape);
+	while (stage_input_next(&in, &doc)) {
+		jv out, id = json_at(doc, p->id_path);
+		int code = EXIT_OK, failed = 0;
+		if (p->make(p->ctx, doc, &in.reader, &out, &code, &e) != 0)
+			status = stage_die(p->prog, red, EXIT_INVALID, e.msg);
+		else if (stage_deliver(outdir, jv_string_value(id), p->artifact, red, out, &e) != 0)
+			failed = 1;
+		else
+			status = stage_worst(status, code);
+		jv_free(id);
+		jv_free(doc);
+		/* a sink that cannot be written ends the stream: later
+		 * documents would fail the same way */
+		if (failed) {
+			status = stage_die(p->prog, red, EXIT_INVALID, e.msg);
+			break;
+		}
+	}
+	status = stage_worst(status, in.status);
+	if (in.count == 0 && status == EXIT_OK)
+		status = stage_die(p->prog, red, EXIT_INVALID, p->none);
+	stage_input_close(&in);
+	return status;
+}

@@ -78,6 +78,26 @@ void stage_input_open(struct stage_input *s, const char *prog,
 int stage_input_next(struct stage_input *s, jv *doc);
 void stage_input_close(struct stage_input *s);
 
+/* A stage that turns each input document into one output document: make
+ * gets the normalized input (borrowed) and the reader, whose text field is
+ * the input as written, and returns 0 with *out (owned) and *code (the
+ * case's exit code, EXIT_OK when it has none) set, or -1 with e filled,
+ * which skips that input and ends in exit 1. */
+struct stage_pass {
+	const char *prog, *schema;
+	const struct shape *shape;
+	const char *id_path;       /* dotted path of the workload id in the input */
+	const char *artifact;      /* file name under outdir/<id>/ */
+	const char *none;          /* the error when stdin holds no document */
+	int (*make)(void *ctx, jv in, const struct json_reader *raw, jv *out, int *code,
+		    struct pc_err *e);
+	void *ctx;
+};
+
+/* Run the pass over stdin, delivering to outdir (NULL: stdout only); the
+ * exit code folds every case's with the input's (1 > 2 > 3 > 0). */
+int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct redactor *red);
+
 /* Deliver one result document (consumed): to outdir/<id>/name when outdir
  * is set, then as a line on stdout, both redacted. */
 int stage_deliver(const char *outdir, const char *id, const char *name,
