@@ -572,6 +572,16 @@ $(realpath "$T/repo/tasks/t")"
 	assert_stderr_contains "$T/bad.yaml:8:5: evaluation.expected_execution.collect-all: must be one of completed, failed, skipped"
 }
 
+@test "an integer past 64 bits is out of range, not wrapped (regression: 2^64 + 10 passed as 10)" {
+	sed 's/max_steps: 10/max_steps: 18446744073709551626/' "$REPO/manifests/acceptance-01-project-database-decision.yaml" >"$T/big.yaml"
+	grep -q 18446744073709551626 "$T/big.yaml"
+	select_fails --manifests "$T/big.yaml" --root "$REPO" --category smoke
+	assert_stderr_contains "$T/big.yaml:18:3: execution.max_steps: must be between 1 and 200"
+	sed 's/max_steps: 10/max_steps: 0x10000000000000000000a/' "$REPO/manifests/acceptance-01-project-database-decision.yaml" >"$T/big.yaml"
+	select_fails --manifests "$T/big.yaml" --root "$REPO" --category smoke
+	assert_stderr_contains "execution.max_steps: must be between 1 and 200"
+}
+
 @test "the four evaluation kinds: Memory, outcome, continuation and task-outcome comparison" {
 	accept '.evaluation = {expected_execution: {"collect-all": "completed", "fail-fast": "skipped"}}'
 	run jq -c .workload.evaluation "$T/selection.jsonl"

@@ -61,9 +61,12 @@ static int all_digits(const char *s, int base)
 	return any;
 }
 
-static long long parse_int_digits(const char *s, int base)
+/* In a double, as every number ends up in a jv: exact up to 2^53, rounded
+ * beyond, where a long long would overflow (undefined behaviour) and wrap,
+ * letting 18446744073709551626 pass as 10. */
+static double parse_int_digits(const char *s, int base)
 {
-	long long v = 0;
+	double v = 0;
 
 	for (; *s; s++)
 		if (*s != '_')
@@ -86,8 +89,8 @@ static int resolve_int(const char *s, jv *out)
 		base = 8, p += 1;
 	if (!all_digits(p, base))
 		return 0;
-	long long v = parse_int_digits(p, base);
-	*out = jv_number((double)(neg ? -v : v));
+	double v = parse_int_digits(p, base);
+	*out = jv_number(neg ? -v : v);
 	return 1;
 }
 
