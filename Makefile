@@ -1,7 +1,8 @@
 # pc-e2e: PowerContext's end-to-end workload harness.
 # `make` builds bin/, `make test` runs the bats suites, `make check-asan` runs
 # them again on an AddressSanitizer + UBSan build, `make acceptance` runs the
-# acceptance workloads, `make rescore REPLAY=…` re-evaluates saved replays.
+# acceptance workloads, `make rescore REPLAY=…` re-evaluates saved replays,
+# `make lint` runs shellcheck and clang-format --dry-run over the sources.
 
 VERSION   = 0.1.0
 PREFIX   ?= /usr/local
@@ -35,9 +36,21 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 BATS     ?= bats
 TESTS    ?= tests
 
+# libFuzzer targets (tests/fuzz/fuzz-<target>.c), built by clang with ASan
+# and UBSan into build/fuzz/ and run FUZZ_SECONDS each from their corpus.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS  = documents manifest toml
+FUZZ_FLAGS    = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+
+SHELLCHECK   ?= shellcheck
+CLANG_FORMAT ?= clang-format
+# The C that .clang-format governs.
+LINT_C    = $(wildcard filters/*.c tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR)
+
 .SECONDARY:
 
-.PHONY: all test check-asan acceptance rescore bench install uninstall clean deps
+.PHONY: all test check-asan acceptance rescore bench install uninstall clean deps lint fuzz
 
 all: $(FILTERS:%=$(BIN)/%)
 
@@ -92,3 +105,42 @@ clean:
 
 deps:
 	pipelines/install-deps
+
+# Every shell script git knows of (tracked, or new and not ignored), found by
+# its #! line or a .sh/.bash name; bats files are left to bats.  Fails on any
+# shellcheck finding and on any line clang-format would change.
+lint:
+	@files=$$(git ls-files --cached --others --exclude-standard | while IFS= read -r f; do \
+		[ -f "$$f" ] || continue; \
+		case $$f in \
+		*.bats) ;; \
+		*.sh | *.bash) echo "$$f" ;; \
+		*) head -n 1 "$$f" | grep -Eq '^#! *(/usr)?/bin/(env +)?(ba|da)?sh([[:space:]]|$$)' && \
+			echo "$$f" ;; \
+		esac; \
+	done); \
+	test -n "$$files" || { echo "lint: no shell scripts found (not a git checkout?)" >&2; exit 1; }; \
+	rc=0; \
+	$(SHELLCHECK) $$files || rc=1; \
+	$(CLANG_FORMAT) --dry-run --Werror $(LINT_C) || rc=1; \
+	exit $$rc
+
+# Built with BUILD=build/fuzz by the fuzz target below.
+$(BUILD)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-input.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  FUZZ    $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(LIBS)
+
+# libjq 1.6's parser leaks on a text with two values and no separator
+# (["a" "b"]), so the document target runs without leak detection; the
+# sanitizer test run (check-asan) still checks pc-e2e's own leaks.
+fuzz:
+	$(MAKE) CC=$(FUZZ_CC) BUILD=build/fuzz CFLAGS='$(FUZZ_FLAGS)' $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/corpus-$$t && cp tests/fuzz/corpus/$$t/* build/fuzz/corpus-$$t/ || exit 1; \
+		leaks=1; [ $$t = documents ] && leaks=0; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		ASAN_OPTIONS=detect_leaks=$$leaks build/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+			-rss_limit_mb=2048 -detect_leaks=$$leaks \
+			-artifact_prefix=build/fuzz/$$t- build/fuzz/corpus-$$t || exit 1; \
+	done

@@ -37,8 +37,8 @@ struct facts {
 	int in_run_contexts, completed_checkpoints;
 	int summaries, instructions;
 	int instructions_recorded;
-	jv missing_native;          /* sorted list of missing base names */
-	jv forbidden_matched;       /* ids of probes whose context was forbidden */
+	jv missing_native;    /* sorted list of missing base names */
+	jv forbidden_matched; /* ids of probes whose context was forbidden */
 	double capture_coverage, groundedness, probe_coverage;
 };
 
@@ -276,7 +276,8 @@ static void count_probes(jv replay, struct facts *f)
 	jv_free(specs);
 	jv_free(observed);
 	f->probe_coverage = f->probes_positive
-		? (double)f->probes_supported / f->probes_positive : 1.0;
+				    ? (double)f->probes_supported / f->probes_positive
+				    : 1.0;
 }
 
 /* pathlib's PurePosixPath(path).name: the last part that is not "" or ".". */
@@ -310,7 +311,9 @@ static int base_name_is(const char *path, const char *name)
 static void count_native(jv replay, struct facts *f)
 {
 	static const char *const required[] = {
-		"acp-events.jsonl", "acp-summary.json", "trajectory.json",
+		"acp-events.jsonl",
+		"acp-summary.json",
+		"trajectory.json",
 	};
 	jv artifacts = json_at(replay, "native_artifacts");
 	jv instructions = json_at(replay, "resolved_instructions");
@@ -363,7 +366,7 @@ static char *observed_required(double observed, double required)
 static char *joined_errors(jv replay)
 {
 	jv errors = json_at(replay, "errors");
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 
 	jv_array_foreach(errors, i, err) {
 		size_t n;
@@ -391,7 +394,7 @@ static void repr(struct sbuf *b, jv v)
 
 static char *repr_list(jv list)
 {
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "[");
 	jv_array_foreach(list, i, item) {
@@ -430,7 +433,7 @@ static int expected_memory_found(jv replay)
 
 static char *provenance_reason(jv pinned, jv seen)
 {
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "Expected ");
 	repr(&b, pinned);
@@ -509,7 +512,7 @@ static jv assertions(jv replay, const struct facts *f)
 	SET("resolved_instructions_recorded",
 	    value(jv_bool(f->instructions_recorded),
 		  text_fmt("Resolved %d instructions from %d ACP summaries.",
-		      f->instructions, f->summaries)));
+			   f->instructions, f->summaries)));
 	SET("capture_coverage_accepted",
 	    value(jv_bool(f->capture_coverage >= t_capture),
 		  observed_required(f->capture_coverage, t_capture)));
@@ -517,7 +520,7 @@ static jv assertions(jv replay, const struct facts *f)
 	    value(jv_bool(f->new_memory > 0 &&
 			  (!json_has_true(spec, "require_checkpoint") || f->completed_checkpoints > 0)),
 		  text_fmt("Created %d Memory entries and completed %d checkpoints.",
-		      f->new_memory, f->completed_checkpoints)));
+			   f->new_memory, f->completed_checkpoints)));
 	SET("memory_grounded",
 	    value(jv_bool(f->groundedness >= t_grounded),
 		  observed_required(f->groundedness, t_grounded)));
@@ -557,7 +560,7 @@ static jv scores(jv replay, const struct facts *f)
 			 jv_string("groundedness"), score(f->groundedness),
 			 jv_string("probe_coverage"), score(f->probe_coverage));
 	jv rewards = json_at(replay, "harbor.rewards");
-	jv names = jv_keys(jv_copy(rewards));  /* sorted */
+	jv names = jv_keys(jv_copy(rewards)); /* sorted */
 
 	jv_array_foreach(names, i, name) {
 		(void)i;
@@ -655,7 +658,7 @@ static jv make_case(jv replay, jv assertions, jv scores, char *outcome, jv metri
 
 static jv memory_case(jv replay)
 {
-	struct facts f = {0};
+	struct facts f = { 0 };
 	jv captured_ids;
 
 	count_captures(replay, &f, &captured_ids);
@@ -710,7 +713,7 @@ static jv outcome_case(jv replay, const char *policy, const char *text, size_t t
 	int want = !strcmp(jv_string_value(expected), "completed");
 	int ok = jv_equal(jv_copy(expected), jv_copy(actual)) &&
 		 (skip || (jv_get_kind(reward) == JV_KIND_NUMBER && jv_number_value(reward) == want));
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	const char *lit = NULL;
 	size_t lit_len = 0;
 
@@ -754,8 +757,7 @@ static int evaluate(jv replay, const char *text, size_t text_len, const char *pr
 		kase = skipped_case(replay);
 	else if (kind == EVALUATION_MEMORY)
 		kase = memory_case(replay);
-	else
-	{
+	else {
 		jv id = json_at(replay, "task.id");
 		pc_fail(e, "workload %s (run %s): an OFF/ON paired workload is judged on a pair of runs, not on one replay",
 			jv_string_value(id), json_str(replay, "run_id"));
@@ -821,8 +823,14 @@ int main(int argc, char **argv)
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 	const struct stage_pass pass = {
-		"pc-evaluate", SCHEMA_EVIDENCE, &doc_replay, "task.id", "eval-report.json",
-		"no replays on stdin", evaluate_one, &o,
+		"pc-evaluate",
+		SCHEMA_EVIDENCE,
+		&doc_replay,
+		"task.id",
+		"eval-report.json",
+		"no replays on stdin",
+		evaluate_one,
+		&o,
 	};
 
 	if (rc != 0)

@@ -43,7 +43,7 @@ static jv capture_records(const char *trial, jv *errors)
 		FILE *f = fopen(full, "rb");
 		struct json_reader in;
 		struct pc_err e;
-		struct shape_error se = {{0}, {0}};
+		struct shape_error se = { { 0 }, { 0 } };
 		long line;
 		jv rec, norm;
 		int got;
@@ -167,12 +167,14 @@ static jv harbor_observation(jv record, const char *trial)
 			 jv_string("trial_uri"), str_or_null(json_at(result, "trial_uri")),
 			 jv_string("task_checksum"), str_or_null(json_at(result, "task_checksum")),
 			 jv_string("source_task_checksum"), jv_null());
+	/* clang-format off */
 	h = jv_object_merge(h, JV_OBJECT(
 		jv_string("rewards"), jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_object()),
 		jv_string("exception_type"), str_or_null(json_at(exception, "exception_type")),
 		jv_string("exception_message"), str_or_null(json_at(exception, "exception_message")),
 		jv_string("started_at"), str_or_null(json_at(result, "started_at")),
 		jv_string("finished_at"), str_or_null(json_at(result, "finished_at"))));
+	/* clang-format on */
 	jv_free(exception);
 	jv_free(result);
 	jv_free(job);
@@ -196,6 +198,7 @@ static jv snapshot(jv response)
 									       jv_string("source_id"), json_at(ref, "source_id")));
 					jv_free(ref);
 				}
+			/* clang-format off */
 			out = jv_array_append(out, JV_OBJECT(
 				jv_string("entry_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_id"))),
 				jv_string("entry_version_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_version_id"))),
@@ -204,6 +207,7 @@ static jv snapshot(jv response)
 				jv_string("text"), json_at(entry, "text"),
 				jv_string("state"), json_at(entry, "state"),
 				jv_string("source_refs"), slim));
+			/* clang-format on */
 			jv_free(refs);
 			jv_free(entry);
 		}
@@ -221,6 +225,7 @@ static jv probes(jv record)
 		jv response = json_at(call, "response");
 		if (jv_get_kind(response) == JV_KIND_OBJECT) {
 			jv content = str_or_null(json_at(response, "content"));
+			/* clang-format off */
 			out = jv_array_append(out, JV_OBJECT(
 				jv_string("id"), json_at(call, "id"),
 				jv_string("query"), json_at(call, "query"),
@@ -229,6 +234,7 @@ static jv probes(jv record)
 					  jv_string("content"), jv_get_kind(content) == JV_KIND_NULL
 						  ? (jv_free(content), jv_string("")) : content),
 				jv_string("forbidden_context_matched"), json_at(call, "forbidden_context_matched")));
+			/* clang-format on */
 		}
 		jv_free(response);
 		jv_free(call);
@@ -287,8 +293,14 @@ int main(int argc, char **argv)
 	};
 	const struct stage_cli cli = { "pc-normalize", usage, "", longs, argc, argv };
 	const struct stage_pass pass = {
-		"pc-normalize", SCHEMA_RUN, &doc_run, "workload.id", "replay.json",
-		"no run records on stdin", normalize_one, NULL,
+		"pc-normalize",
+		SCHEMA_RUN,
+		&doc_run,
+		"workload.id",
+		"replay.json",
+		"no run records on stdin",
+		normalize_one,
+		NULL,
 	};
 	const char *output = NULL;
 	struct redactor red;

@@ -31,7 +31,7 @@ static const char usage[] =
 	"failed, 3 inconclusive (or skipped before anything was collected).\n";
 
 struct report_case {
-	jv kase;             /* one case of an evaluation document */
+	jv kase; /* one case of an evaluation document */
 	char *experiment;
 	enum verdict verdict;
 };
@@ -40,7 +40,7 @@ struct cases {
 	struct report_case *v;
 	int n;
 	int count[VERDICTS];
-	int status;          /* the cases' exit codes folded with stage_worst */
+	int status; /* the cases' exit codes folded with stage_worst */
 };
 
 static void add_cases(struct cases *cs, jv doc)
@@ -177,7 +177,7 @@ static void render_text(struct sbuf *b, const struct cases *cs, int verbose,
 static char *rewards_text(const struct report_case *c)
 {
 	jv scores = section(c, "scores");
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	const char *prefix = "harbor_reward_";
 
 	jv_object_foreach(scores, name, s) {
@@ -235,7 +235,7 @@ static const char *attribute(const struct report_case *c, const char *name)
 	jv attrs = section(c, "attributes");
 	const char *s = json_str(attrs, name);
 
-	jv_free(attrs);  /* the string stays owned by c->kase */
+	jv_free(attrs); /* the string stays owned by c->kase */
 	return s ? s : "unknown";
 }
 
@@ -311,11 +311,13 @@ static jv false_assertions(const struct report_case *c)
 	jv assertions = section(c, "assertions"), out = jv_array();
 
 	jv_object_foreach(assertions, name, a) {
+		/* clang-format off */
 		if (!json_has_true(a, "value"))
 			out = jv_array_append(out, JV_OBJECT(jv_string("name"), name,
 				jv_string("reason"), jv_object_get(jv_copy(a), jv_string("reason"))));
 		else
 			jv_free(name);
+		/* clang-format on */
 		jv_free(a);
 	}
 	jv_free(assertions);
@@ -328,12 +330,14 @@ static void render_json(struct sbuf *b, const struct cases *cs)
 
 	for (int i = 0; i < cs->n; i++) {
 		const struct report_case *c = &cs->v[i];
+		/* clang-format off */
 		list = jv_array_append(list, JV_OBJECT(
 			jv_string("name"), jv_string(case_name(c)),
 			jv_string("experiment"), jv_string(c->experiment),
 			jv_string("verdict"), jv_string(verdict_name(c->verdict)),
 			jv_string("task_outcome"), jv_string(label(c, "task_outcome")),
 			jv_string("failed_assertions"), false_assertions(c)));
+		/* clang-format on */
 	}
 	jv doc = JV_OBJECT(jv_string("accepted"), jv_number(cs->count[VERDICT_ACCEPTED]),
 			   jv_string("failed"), jv_number(cs->count[VERDICT_FAILED]),
@@ -371,7 +375,7 @@ static void xml_escaped(struct sbuf *b, const char *s)
 static void junit_skipped(struct sbuf *b, const struct report_case *c)
 {
 	jv failing = false_assertions(c);
-	jv first = jv_array_get(jv_copy(failing), 0);   /* invalid when none */
+	jv first = jv_array_get(jv_copy(failing), 0); /* invalid when none */
 	const char *reason = json_str(first, "reason");
 
 	sbuf_add(b, "      <skipped message=\"");
@@ -470,7 +474,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		known = known || !strcmp(*f, o->format);
 	if (!known)
 		return stage_usage_error("pc-report", usage,
-					 "--format must be text, markdown, json or junit"), STAGE_USAGE;
+					 "--format must be text, markdown, json or junit"),
+		       STAGE_USAGE;
 	return 0;
 }
 
@@ -512,7 +517,7 @@ static int write_files(const struct cases *cs, const char *outdir,
 	if (check_names(cs, outdir, e) != 0)
 		return -1;
 	for (int i = 0; i < cs->n; i++) {
-		struct sbuf b = {0};
+		struct sbuf b = { 0 };
 		markdown_case(&b, &cs->v[i], 1);
 		char *text = sbuf_take(&b), *safe = redact_string(red, text);
 		char *dir = io_join(outdir, case_name(&cs->v[i]));
@@ -528,15 +533,17 @@ static int write_files(const struct cases *cs, const char *outdir,
 
 static int run(const struct options *o, const struct redactor *red)
 {
-	struct cases cs = {0};
-	struct sbuf b = {0};
+	struct cases cs = { 0 };
+	struct sbuf b = { 0 };
 	struct pc_err e;
 	int status = read_cases(&cs, red);
-	const char *no_color = getenv("NO_COLOR");  /* no-color.org: only a non-empty value counts */
+	const char *no_color = getenv("NO_COLOR"); /* no-color.org: only a non-empty value counts */
 	int color = !strcmp(o->format, "text") && isatty(STDOUT_FILENO) && !(no_color && *no_color);
+	/* clang-format off */
 	struct style st = color
 		? (struct style){ { "\033[32m", "\033[31m", "\033[33m", "\033[36m" }, "\033[0m", "\033[2m" }
 		: (struct style){ { "", "", "", "" }, "", "" };
+	/* clang-format on */
 
 	if (status != EXIT_OK) {
 		free_cases(&cs);

@@ -10,8 +10,8 @@
  * rest of it is recorded as skipped.
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +20,8 @@
 
 #include "acp.h"
 #include "docs.h"
-#include "hash.h"
 #include "harbor.h"
+#include "hash.h"
 #include "io.h"
 #include "json.h"
 #include "pcclient.h"
@@ -51,7 +51,7 @@ static const char usage[] =
 
 struct options {
 	const char *runner, *output, *agent, *policy;
-	double agent_timeout;   /* 0: the task's */
+	double agent_timeout; /* 0: the task's */
 };
 
 /* What one run needs and gathers. */
@@ -61,17 +61,17 @@ struct run {
 	const struct pc_client *client;
 	const char *project;
 	const char *agent_cmd;
-	jv agent_adapter;        /* recorded identity of the agent, or null */
+	jv agent_adapter; /* recorded identity of the agent, or null */
 	jv selection, workload;
 	char run_id[128], scope[160];
 	char *job_dir, *trial_dir, *trial_name;
 	jv errors;
-	jv agent_info;           /* from the first initialize, or null */
-	jv rewards;              /* the trial's rewards, or null */
+	jv agent_info; /* from the first initialize, or null */
+	jv rewards;    /* the trial's rewards, or null */
 	double protocol;
 	int progress;
-	int gated;               /* a step below 1 stops the trial (fail-fast batch) */
-	int gate_closed;         /* and one did */
+	int gated;       /* a step below 1 stops the trial (fail-fast batch) */
+	int gate_closed; /* and one did */
 	long long started_ms;
 };
 
@@ -97,7 +97,7 @@ static void add_error(struct run *r, const char *fmt, ...)
 
 static void add_error(struct run *r, const char *fmt, ...)
 {
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -235,7 +235,7 @@ static int is_canary(const char *line, size_t n)
 static char *read_instruction(const char *path, struct pc_err *e)
 {
 	FILE *f = fopen(path, "rb");
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	char chunk[4096];
 	size_t n;
 
@@ -315,6 +315,7 @@ static void remove_fifos(const char *dir)
 static int converse(struct run *r, struct acp_client *c, const char *instruction,
 		    jv *init, jv *session, jv *response, struct pc_err *e)
 {
+	/* clang-format off */
 	jv params = JV_OBJECT(
 		jv_string("protocolVersion"), jv_number(ACP_PROTOCOL_VERSION),
 		jv_string("clientCapabilities"),
@@ -323,6 +324,7 @@ static int converse(struct run *r, struct acp_client *c, const char *instruction
 			  jv_string("terminal"), jv_false()),
 		jv_string("clientInfo"), JV_OBJECT(jv_string("name"), jv_string("pc-run-bub"),
 						   jv_string("version"), jv_string(PC_VERSION)));
+	/* clang-format on */
 
 	if (acp_request(c, "initialize", params, init, e) != 0)
 		return -1;
@@ -334,21 +336,26 @@ static int converse(struct run *r, struct acp_client *c, const char *instruction
 		jv_free(r->agent_info);
 		r->agent_info = jv_get_kind(info) == JV_KIND_OBJECT ? info : (jv_free(info), jv_null());
 	}
+	/* clang-format off */
 	if (acp_request(c, "session/new", JV_OBJECT(jv_string("cwd"), jv_string("/workspace"),
 						    jv_string("mcpServers"), jv_array()),
 			session, e) != 0)
 		return -1;
+	/* clang-format on */
 	jv sid = jv_get_kind(*session) == JV_KIND_OBJECT
-		? jv_object_get(jv_copy(*session), jv_string("sessionId")) : jv_invalid();
+			 ? jv_object_get(jv_copy(*session), jv_string("sessionId"))
+			 : jv_invalid();
 	if (jv_get_kind(sid) != JV_KIND_STRING) {
 		jv_free(sid);
 		return pc_fail(e, "session/new returned no sessionId");
 	}
+	/* clang-format off */
 	return acp_request(c, "session/prompt",
 			   JV_OBJECT(jv_string("sessionId"), sid,
 				     jv_string("prompt"), JV_ARRAY(JV_OBJECT(jv_string("type"), jv_string("text"),
 									     jv_string("text"), jv_string(instruction)))),
 			   response, e);
+	/* clang-format on */
 }
 
 static jv run_agent(struct run *r, const struct step_paths *sp, const char *instruction,
@@ -477,7 +484,7 @@ static jv run_verifier(struct run *r, const char *task_dir, const char *step,
 	if (type)
 		*exception = exception_info(type, e.msg);
 	return jv_get_kind(rewards) == JV_KIND_NULL ? jv_null()
-		: JV_OBJECT(jv_string("rewards"), rewards);
+						    : JV_OBJECT(jv_string("rewards"), rewards);
 }
 
 /* ---- the trial ---- */
@@ -500,7 +507,11 @@ static void step_paths_init(struct step_paths *sp, const struct run *r, const ch
 
 static void step_paths_free(struct step_paths *sp)
 {
-	free(sp->dir); free(sp->agent); free(sp->verifier); free(sp->workspace); free(sp->tests);
+	free(sp->dir);
+	free(sp->agent);
+	free(sp->verifier);
+	free(sp->workspace);
+	free(sp->tests);
 }
 
 static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, int *stop)
@@ -527,7 +538,7 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 		jv verr = jv_null();
 		verifier_result = run_verifier(r, task_dir, name, &sp,
 					       json_number_at(step, "verifier.timeout_sec",
-							 json_number_at(task_toml, "verifier.timeout_sec", 600)),
+							      json_number_at(task_toml, "verifier.timeout_sec", 600)),
 					       &verr);
 		if (jv_get_kind(exception) == JV_KIND_NULL)
 			exception = verr;
@@ -552,6 +563,7 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 
 static jv trial_config(const struct run *r, const char *task_dir)
 {
+	/* clang-format off */
 	return JV_OBJECT(
 		jv_string("task"), JV_OBJECT(jv_string("path"), jv_string(task_dir)),
 		jv_string("trial_name"), jv_string(r->trial_name),
@@ -560,6 +572,7 @@ static jv trial_config(const struct run *r, const char *task_dir)
 					      jv_string("command"), jv_string(r->agent_cmd)),
 		jv_string("environment"), JV_OBJECT(jv_string("type"), jv_string("pc-e2e-local-bwrap")),
 		jv_string("job_id"), jv_string(r->run_id));
+	/* clang-format on */
 }
 
 /* Harbor's min_reward gate after a step (result and min borrowed): a number
@@ -656,7 +669,7 @@ static int run_trial(struct run *r, const char *task_dir)
 	result = jv_object_set(result, jv_string("agent_result"), jv_null());
 	result = jv_object_set(result, jv_string("verifier_result"),
 			       jv_get_kind(rewards) == JV_KIND_NULL ? jv_null()
-			       : JV_OBJECT(jv_string("rewards"), rewards));
+								    : JV_OBJECT(jv_string("rewards"), rewards));
 	result = jv_object_set(result, jv_string("exception_info"), jv_null());
 	result = jv_object_set(result, jv_string("started_at"), jv_string(started));
 	char finished[40];
@@ -856,6 +869,7 @@ static jv run_record(const struct run *r, const char *commit, const char *status
 		jv_string("task"), json_get(r->selection, "task"),
 		jv_string("job_dir"), r->job_dir ? jv_string(r->job_dir) : jv_null(),
 		jv_string("trial_dir"), r->trial_dir ? jv_string(r->trial_dir) : jv_null());
+	/* clang-format off */
 	record = jv_object_set(record, jv_string("environment"), JV_OBJECT(
 		jv_string("commit"), jv_string(commit),
 		jv_string("database"), jv_string(database ? database : "sqlite"),
@@ -868,6 +882,7 @@ static jv run_record(const struct run *r, const char *commit, const char *status
 		jv_string("finished_at"), jv_string(finished)));
 	record = jv_object_set(record, jv_string("agent"), JV_OBJECT(
 		jv_string("command"), jv_string(r->agent_cmd), jv_string("info"), jv_copy(r->agent_info)));
+	/* clang-format on */
 	record = jv_object_set(record, jv_string("failure_policy"), jv_string(r->opt->policy));
 	record = jv_object_set(record, jv_string("status"), jv_string(status));
 	record = jv_object_set(record, jv_string("errors"), jv_copy(r->errors));
@@ -1044,7 +1059,7 @@ static int on_path(const char *name)
  * identity its provisioning recorded (pipelines/pc-bub). */
 struct agent {
 	char *command;
-	jv adapter;   /* {adapter_version, adapter_protocol_version} or null */
+	jv adapter; /* {adapter_version, adapter_protocol_version} or null */
 };
 
 static int project_bub(const char *project, struct agent *a)
@@ -1119,7 +1134,7 @@ static int read_selections(jv *out, const struct redactor *red)
  * single run of each cannot stand for that, so refuse before anything runs. */
 static int check_unpaired(jv selections, struct pc_err *e)
 {
-	struct sbuf names = {0};
+	struct sbuf names = { 0 };
 
 	jv_array_foreach(selections, i, sel) {
 		(void)i;
@@ -1131,8 +1146,10 @@ static int check_unpaired(jv selections, struct pc_err *e)
 		jv_free(sel);
 	}
 	char *list = sbuf_take(&names);
+	/* clang-format off */
 	int rc = *list ? pc_fail(e, "these workloads are OFF/ON paired comparisons and need a paired run "
 				 "(one arm without PowerContext, one with it), which pc-run-bub does not do: %s", list) : 0;
+	/* clang-format on */
 	free(list);
 	return rc;
 }
@@ -1140,7 +1157,7 @@ static int check_unpaired(jv selections, struct pc_err *e)
 /* Model-backed workloads need BUB_MODEL: refuse before anything runs. */
 static int check_models(jv selections, struct pc_err *e)
 {
-	struct sbuf names = {0};
+	struct sbuf names = { 0 };
 	const char *model = getenv("BUB_MODEL");
 
 	jv_array_foreach(selections, i, sel) {
@@ -1211,12 +1228,14 @@ static int run_all(const struct options *o, const struct redactor *red)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	commit = commit_id(project);
 	int n = jv_array_length(jv_copy(selections)), fail_fast = !strcmp(o->policy, "fail-fast");
-	jv stopped = jv_object();   /* batches a failure stopped, under fail-fast */
+	jv stopped = jv_object(); /* batches a failure stopped, under fail-fast */
 	jv_array_foreach(selections, i, sel) {
+		/* clang-format off */
 		struct run r = { .opt = o, .red = red, .client = &client, .project = project,
 				 .agent_cmd = agent.command, .agent_adapter = agent.adapter,
 				 .selection = sel, .workload = json_get(sel, "workload"),
 				 .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
+		/* clang-format on */
 		const char *batch = fail_fast ? batch_of(r.workload) : NULL;
 		jv stop = batch ? jv_object_get(jv_copy(stopped), jv_string(batch)) : jv_invalid();
 		r.gated = batch != NULL;

@@ -79,7 +79,8 @@ static int selection(const struct workload *w, const char *root, jv *out,
 			rc = pc_wrap(e, "%s: ", w->path);
 		else if (strcmp(hex, pinned))
 			rc = pc_fail(e, "%s:%d:%d: dataset.checksum: task %s changed: the manifest pins %s, "
-				     "the task directory hashes to %s", w->path, w->checksum_line,
+					"the task directory hashes to %s",
+				     w->path, w->checksum_line,
 				     w->checksum_column, rel, pinned, hex);
 		task = JV_OBJECT(jv_string("kind"), jv_string("local"),
 				 jv_string("dir"), jv_string(real), jv_string("checksum"), jv_string(hex));

@@ -21,6 +21,7 @@
 # have no business.
 EXEC_PYTHON="$REPO/.venv/bin/python"
 EXEC_PEER_SCRIPT="$REPO/tests/peers/acp_peer.py"
+# shellcheck disable=SC2034  # used by the .bats files that load this helper
 EXEC_TASKS="$REPO/manifests/harbor-tasks"
 # Upper bound (seconds) on one filter or pipeline run: a hang fails the test
 # (exit 124) instead of stalling the suite. Not a timing assertion.
@@ -137,6 +138,7 @@ exec_peer() {
 	local mode=$1
 	shift
 	PEER_MARKER="pc-e2e-peer-${BATS_SUITE_TEST_NUMBER:-0}-$RANDOM$RANDOM"
+	# shellcheck disable=SC2034  # the result, read by the calling test
 	PEER_AGENT="env PEER_MODE=$mode PEER_SLEEP=120 $* '$EXEC_PYTHON' '$EXEC_PEER_SCRIPT' $PEER_MARKER"
 }
 
@@ -174,6 +176,7 @@ trial_dir() {
 
 # exec_normalize [ARGS...]: pc-normalize over $T/records.jsonl, which must
 # succeed with valid replays, into $T/replays.jsonl.
+# shellcheck disable=SC2120  # ARGS are optional
 exec_normalize() {
 	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-normalize "$@" <"$T/records.jsonl"
 	assert_exit 0
@@ -184,6 +187,7 @@ exec_normalize() {
 # exec_evaluate [ARGS...]: pc-evaluate over $T/replays.jsonl into
 # $T/evals.jsonl, which must be valid whatever the verdict; $status is
 # pc-evaluate's.
+# shellcheck disable=SC2120  # ARGS are optional
 exec_evaluate() {
 	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-evaluate "$@" <"$T/replays.jsonl"
 	save_stdout "$T/evals.jsonl"
@@ -193,6 +197,7 @@ exec_evaluate() {
 }
 
 # exec_report [ARGS...]: pc-report over $T/evals.jsonl; stdout in $T/report.txt.
+# shellcheck disable=SC2120  # ARGS are optional
 exec_report() {
 	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" pc-report "$@" <"$T/evals.jsonl"
 	save_stdout "$T/report.txt"
@@ -246,6 +251,7 @@ $hits"
 
 # assert_exit N: the last `run --separate-stderr` exited N; otherwise fail
 # showing its stdout and stderr (bats-assert shows only stdout).
+# shellcheck disable=SC2154  # bats' run sets $output
 assert_exit() {
 	[[ $status -eq $1 ]] && return 0
 	fail "expected exit status $1, got $status

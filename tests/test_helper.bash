@@ -18,13 +18,18 @@ REGISTRY_MANIFEST="$FIXTURES/manifests/registry-task.json"
 CHECK_SCHEMA="$REPO/tests/bin/check-schema"
 
 # Schema names of the documents the filters read and write.
+# shellcheck disable=SC2034  # used by the .bats files that load this helper
 EVIDENCE=powercontext.e2e-evidence/v1
+# shellcheck disable=SC2034  # used by the .bats files that load this helper
 EVALUATION=powercontext.e2e-evaluation/v1
+# shellcheck disable=SC2034  # used by the .bats files that load this helper
 SELECTION=powercontext.e2e-selection/v1
 
 # The pinned checksum of the accepted fixture's task.
+# shellcheck disable=SC2034  # used by the .bats files that load this helper
 PINNED=139ef66e50061ac8486b565e005abd007aed4ac2982497029024900c5f30b5bb
 # Harbor's checksum test vector (docs/DESIGN.md §2.2).
+# shellcheck disable=SC2034  # used by the .bats files that load this helper
 VECTOR=2ce03c690abbaecbd6b9305a168f896d2f4b76949e1be5e6c15983bc361d4b21
 
 pc_setup() {
@@ -85,6 +90,7 @@ save_stdout() {
 }
 
 # assert_stderr_contains TEXT...: each TEXT is a substring of $stderr.
+# shellcheck disable=SC2154  # bats' run --separate-stderr sets $stderr
 assert_stderr_contains() {
 	local s
 	for s in "$@"; do
@@ -118,6 +124,7 @@ $output"
 
 # assert_status N: the last `run --separate-stderr` exited N; otherwise fail
 # showing its stdout and stderr (bats-assert shows only stdout).
+# shellcheck disable=SC2154  # bats' run sets $status
 assert_status() {
 	[[ "$status" -eq "$1" ]] && return 0
 	fail "expected exit status $1, got $status
@@ -128,6 +135,7 @@ ${stderr:-}"
 }
 
 # jq definitions shared by the replay variants.
+# shellcheck disable=SC2016  # jq variables, not shell ones
 JQ_DEFS='
 def cap($event; $status; $sid): {schema: "powercontext.bub-capture-event/v1",
   recorded_at: "2026-06-30T12:00:01Z", event: $event, status: $status, source_id: $sid};

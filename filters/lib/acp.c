@@ -41,7 +41,7 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 	c->events = fopen(events_path, "a");
 	if (!c->events)
 		return pc_fail_errno(e, "%s: cannot create", events_path);
-	signal(SIGPIPE, SIG_IGN);  /* a dead agent is an error value, not our death */
+	signal(SIGPIPE, SIG_IGN); /* a dead agent is an error value, not our death */
 	if (fifo_dir) {
 		int in_fd, out_fd;
 		if (open_fifos(c, fifo_dir, e) != 0)
@@ -227,7 +227,8 @@ static int rpc_error(jv error, const char *method, struct pc_err *e)
 	jv code = jv_object_get(jv_copy(error), jv_string("code"));
 	const char *message = json_str(error, "message");
 	jv data_text = jv_is_valid(data) && jv_get_kind(data) != JV_KIND_NULL
-		? jv_dump_string(jv_copy(data), 0) : jv_string("");
+			       ? jv_dump_string(jv_copy(data), 0)
+			       : jv_string("");
 
 	pc_fail(e, "%s failed: %g %s%s%s", method,
 		jv_get_kind(code) == JV_KIND_NUMBER ? jv_number_value(code) : 0.0,

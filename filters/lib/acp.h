@@ -10,8 +10,8 @@
 #ifndef PC_ACP_H
 #define PC_ACP_H
 
-#include <stdio.h>
 #include <jv.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "proc.h"
@@ -23,9 +23,9 @@ struct acp_client {
 	char *buf;
 	size_t len, cap;
 	long next_id;
-	long long deadline_ms;      /* absolute, proc_now_ms() clock */
-	FILE *events;               /* acp-events.jsonl */
-	jv updates;                 /* every session/update "update" object */
+	long long deadline_ms; /* absolute, proc_now_ms() clock */
+	FILE *events;          /* acp-events.jsonl */
+	jv updates;            /* every session/update "update" object */
 	int permissions_requested;
 	int started;
 };

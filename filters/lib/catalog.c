@@ -59,7 +59,7 @@ static int list_files(const char *path, char ***files, int *n, struct pc_err *e)
 /* PurePosixPath-style spelling: no "//", no "." parts, no trailing "/". */
 static char *normalize_path(const char *p)
 {
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	char *copy = pc_xstrdup(p), *save = NULL;
 
 	if (*p == '/')
@@ -134,7 +134,7 @@ static int load_one(struct workload *w, const char *file, const char *root,
 		    FILE *errs)
 {
 	struct yaml_marks marks;
-	struct shape_error se = {{0}, {0}};
+	struct shape_error se = { { 0 }, { 0 } };
 	struct pc_err e;
 	jv raw;
 	int rc;
@@ -301,7 +301,7 @@ static void append_names(struct sbuf *b, const char *what, jv names)
 int catalog_select(const struct catalog *c, jv ids, jv categories,
 		   int *selected, struct pc_err *e)
 {
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	jv cats = jv_copy(categories);
 
 	append_names(&b, "workload ids", unknown(c, jv_copy(ids), 0));

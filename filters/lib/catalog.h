@@ -9,8 +9,8 @@
 #ifndef PC_CATALOG_H
 #define PC_CATALOG_H
 
-#include <stdio.h>
 #include <jv.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "hash.h"

@@ -6,7 +6,9 @@
 
 #include "text.h"
 
+/* clang-format off */
 #define END { NULL, NULL, 0, NULL }
+/* clang-format on */
 #define OPT FIELD_OPTIONAL
 
 static int const_is(jv v, const char *want, char *why, size_t whylen)
@@ -31,10 +33,10 @@ static int one_of(jv v, const char *const *allowed, char *why, size_t whylen)
 	return -1;
 }
 
-#define CONST_CHECK(fn, value)                                   \
-	static int fn(jv v, char *why, size_t whylen)            \
-	{                                                        \
-		return const_is(v, value, why, whylen);          \
+#define CONST_CHECK(fn, value)                          \
+	static int fn(jv v, char *why, size_t whylen)   \
+	{                                               \
+		return const_is(v, value, why, whylen); \
 	}
 
 CONST_CHECK(is_task_schema, SCHEMA_TASK)
@@ -122,7 +124,7 @@ static int is_task_kind(jv v, char *why, size_t whylen)
 static int is_capture_event(jv v, char *why, size_t whylen)
 {
 	static const char *const ok[] = { "user_prompt", "llm_result",
-		"tool_result", "checkpoint", "context", NULL };
+					  "tool_result", "checkpoint", "context", NULL };
 	return one_of(v, ok, why, whylen);
 }
 
@@ -198,6 +200,7 @@ static int forbidden_outside_expected(jv probe, char *why, size_t whylen)
 	return rc;
 }
 
+/* clang-format off */
 /* ---- leaf shapes ---- */
 
 static const struct shape s_any = { .kind = SK_ANY };
@@ -587,6 +590,7 @@ static const struct field evaluation_fields[] = {
 	END
 };
 const struct shape doc_evaluation = { .kind = SK_OBJECT, .fields = evaluation_fields };
+/* clang-format on */
 
 /* ---- run record ---- */
 
@@ -598,6 +602,7 @@ static int is_runner(jv v, char *why, size_t whylen)
 
 CONST_CHECK(is_run_schema, SCHEMA_RUN)
 
+/* clang-format off */
 static const struct shape s_any_null = { .kind = SK_ANY, .flags = SHAPE_NULLABLE };
 static const struct field agent_fields[] = {
 	{ "command", &s_str_null, 0, NULL },
@@ -646,6 +651,7 @@ static const struct field run_fields[] = {
 	END
 };
 const struct shape doc_run = { .kind = SK_OBJECT, .fields = run_fields };
+/* clang-format on */
 
 const struct shape *const doc_capture = &s_capture;
 

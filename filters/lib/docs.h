@@ -15,17 +15,21 @@
 #define SCHEMA_EVALUATION "powercontext.e2e-evaluation/v1"
 #define SCHEMA_CAPTURE    "powercontext.bub-capture-event/v1"
 
-extern const struct shape doc_manifest;    /* manifest, defaults filled */
+extern const struct shape doc_manifest; /* manifest, defaults filled */
 extern const struct shape doc_selection;
 extern const struct shape doc_run;
 extern const struct shape doc_replay;
-extern const struct shape *const doc_capture;  /* one capture record */
+extern const struct shape *const doc_capture; /* one capture record */
 extern const struct shape doc_evaluation;
 
 /* The kind of a normalized manifest's evaluation (borrowed): Memory,
  * outcome, or one of the OFF/ON paired kinds (continuation, task-outcome
  * comparison), which only a paired run can execute or judge. */
-enum evaluation_kind { EVALUATION_MEMORY, EVALUATION_OUTCOME, EVALUATION_PAIRED };
+enum evaluation_kind {
+	EVALUATION_MEMORY,
+	EVALUATION_OUTCOME,
+	EVALUATION_PAIRED
+};
 enum evaluation_kind docs_evaluation_kind(jv evaluation);
 
 #endif

@@ -27,7 +27,7 @@ static void random_bytes(unsigned char *buf, size_t n)
 	}
 	if (fd >= 0)
 		close(fd);
-	if (got < n) {  /* no urandom: fall back to time and pid, still unique enough */
+	if (got < n) { /* no urandom: fall back to time and pid, still unique enough */
 		srand((unsigned)time(NULL) ^ (unsigned)getpid());
 		for (; got < n; got++)
 			buf[got] = (unsigned char)rand();
@@ -173,7 +173,7 @@ jv harbor_trial_rewards(jv step_results, const char *strategy)
 		return jv_null();
 	}
 	jv mean = jv_object();
-	jv_object_foreach(sums, k, x) {  /* a key missing in a step counts 0 */
+	jv_object_foreach(sums, k, x) { /* a key missing in a step counts 0 */
 		mean = jv_object_set(mean, k, jv_number(jv_number_value(x) / counted));
 		jv_free(x);
 	}
@@ -193,7 +193,8 @@ jv harbor_acp_summary(const char *instruction, jv initialize, jv session,
 			 jv_string("instruction"), jv_string(instruction),
 			 jv_string("initialize"), initialize);
 	jv agent_info = jv_get_kind(initialize) == JV_KIND_OBJECT
-		? jv_object_get(jv_copy(initialize), jv_string("agentInfo")) : jv_null();
+				? jv_object_get(jv_copy(initialize), jv_string("agentInfo"))
+				: jv_null();
 
 	s = jv_object_set(s, jv_string("agent_info"), jv_is_valid(agent_info) ? agent_info : jv_null());
 	s = jv_object_set(s, jv_string("auth_methods"), jv_array());
@@ -231,7 +232,7 @@ static void add_text_chunk(struct sbuf *b, jv u)
 jv harbor_trajectory(const char *session_id, jv agent_info,
 		     const char *instruction, jv updates, int permissions_requested)
 {
-	struct sbuf message = {0};
+	struct sbuf message = { 0 };
 	jv counts = jv_object(), calls = jv_array();
 
 	jv_array_foreach(updates, i, u) {
@@ -246,14 +247,18 @@ jv harbor_trajectory(const char *session_id, jv agent_info,
 		else if (!strcmp(kind, "tool_call")) {
 			jv input = jv_object_get(jv_copy(u), jv_string("rawInput"));
 			if (jv_get_kind(input) != JV_KIND_OBJECT) {
+				/* clang-format off */
 				input = jv_get_kind(input) == JV_KIND_INVALID ? jv_object()
 					: JV_OBJECT(jv_string("value"), input);
+				/* clang-format on */
 			}
 			const char *title = json_str(u, "title");
+			/* clang-format off */
 			calls = jv_array_append(calls, JV_OBJECT(
 				jv_string("tool_call_id"), jv_object_get(jv_copy(u), jv_string("toolCallId")),
 				jv_string("function_name"), jv_string(title ? title : "tool"),
 				jv_string("arguments"), input));
+			/* clang-format on */
 		}
 		jv_free(u);
 	}
@@ -271,6 +276,7 @@ jv harbor_trajectory(const char *session_id, jv agent_info,
 					     jv_string("permissions_requested"),
 					     jv_number(permissions_requested)));
 	const char *name = json_str(agent_info, "name"), *version = json_str(agent_info, "version");
+	/* clang-format off */
 	jv doc = JV_OBJECT(
 		jv_string("schema_version"), jv_string("ATIF-v1.6"),
 		jv_string("session_id"), jv_string(session_id ? session_id : "pc-e2e-local-unknown-session"),
@@ -282,13 +288,14 @@ jv harbor_trajectory(const char *session_id, jv agent_info,
 					     agent_step),
 		jv_string("notes"), jv_string("Converted from ACP session updates by pc-run-bub's local runner; one agent step per prompt."),
 		jv_string("final_metrics"), JV_OBJECT(jv_string("total_steps"), jv_number(2)));
+	/* clang-format on */
 	jv_free(agent_info);
 	return doc;
 }
 
 char *harbor_file_uri(const char *path)
 {
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "file://");
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {

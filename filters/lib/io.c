@@ -129,8 +129,8 @@ static int path_cmp(const void *a, const void *b)
 
 	for (; *x && *x == *y; x++, y++)
 		;
-	int cx = *x == '/' ? 1 : *x ? *x + 1 : 0;
-	int cy = *y == '/' ? 1 : *y ? *y + 1 : 0;
+	int cx = *x == '/' ? 1 : (*x ? *x + 1 : 0);
+	int cy = *y == '/' ? 1 : (*y ? *y + 1 : 0);
 	return cx - cy;
 }
 
@@ -144,7 +144,7 @@ jv io_find_files(const char *root, const char *const *names)
 	const char **v = pc_xmalloc((size_t)n * sizeof *v);
 	for (int i = 0; i < n; i++) {
 		jv s = jv_array_get(jv_copy(found), i);
-		v[i] = jv_string_value(s);  /* kept alive by found */
+		v[i] = jv_string_value(s); /* kept alive by found */
 		jv_free(s);
 	}
 	qsort(v, (size_t)n, sizeof *v, path_cmp);

@@ -53,7 +53,7 @@ static int is_ws(char c)
 
 /* Scanner state carried across refills while one text is being delimited. */
 struct scan {
-	size_t at;      /* offset from r->pos */
+	size_t at; /* offset from r->pos */
 	int depth;
 	int in_string, escaped, started;
 	char first;
@@ -153,7 +153,7 @@ static int parse_error(const struct json_reader *r, long start, const char *msg,
 int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 		     struct pc_err *e)
 {
-	struct scan s = {0};
+	struct scan s = { 0 };
 	int more;
 
 	more = skip_ws(r, e);
@@ -165,7 +165,7 @@ int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 		if (more < 0)
 			return -1;
 		if (more == 0)
-			break;  /* parse what is there: jq names the truncation */
+			break; /* parse what is there: jq names the truncation */
 	}
 	jv v = jv_parse_sized(r->buf + r->pos, (int)s.at);
 	r->text = r->buf + r->pos;
@@ -174,10 +174,12 @@ int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 	r->pos += s.at;
 	if (!jv_is_valid(v)) {
 		jv msg = jv_invalid_get_msg(v);
+		/* clang-format off */
 		parse_error(r, *start_line, jv_get_kind(msg) == JV_KIND_STRING
 			    ? jv_string_value(msg) : "unknown error", e);
+		/* clang-format on */
 		jv_free(msg);
-		r->eof = 1;  /* cannot resynchronise after a broken text */
+		r->eof = 1; /* cannot resynchronise after a broken text */
 		r->pos = r->len;
 		return -1;
 	}

@@ -8,19 +8,19 @@
 #ifndef PC_JSON_H
 #define PC_JSON_H
 
-#include <stdio.h>
 #include <jv.h>
+#include <stdio.h>
 
 #include "err.h"
 
 struct json_reader {
 	FILE *in;
-	const char *name;   /* for messages: a path or "stdin" */
+	const char *name; /* for messages: a path or "stdin" */
 	char *buf;
 	size_t len, cap, pos;
-	long line;          /* line of buf[pos] */
+	long line; /* line of buf[pos] */
 	int eof;
-	const char *text;   /* the last text returned, until the next call */
+	const char *text; /* the last text returned, until the next call */
 	size_t text_len;
 };
 
@@ -49,9 +49,9 @@ int json_write_line(FILE *out, jv v, struct pc_err *e);
 char *json_pretty(jv v);
 
 /* Object/array helpers that never consume their arguments. */
-const char *json_str(jv obj, const char *key);      /* NULL unless a string */
+const char *json_str(jv obj, const char *key); /* NULL unless a string */
 int json_has_true(jv obj, const char *key);
-jv json_get(jv obj, const char *key);                /* borrowed copy, caller frees */
+jv json_get(jv obj, const char *key); /* borrowed copy, caller frees */
 
 /* The value at a dotted path ("task.dataset.id") of obj (borrowed); null
  * where the path does not lead, never invalid. */

@@ -65,7 +65,8 @@ static char *error_text(const char *body)
 {
 	jv doc = jv_parse(body);
 	jv err = jv_get_kind(doc) == JV_KIND_OBJECT
-		? jv_object_get(jv_copy(doc), jv_string("error")) : jv_invalid();
+			 ? jv_object_get(jv_copy(doc), jv_string("error"))
+			 : jv_invalid();
 	char *text;
 
 	if (jv_get_kind(err) == JV_KIND_OBJECT) {
@@ -83,7 +84,7 @@ static int call(const struct pc_client *c, const char *method, const char *path,
 {
 	CURL *h = curl_easy_init();
 	struct curl_slist *headers = NULL;
-	struct sbuf resp = {0};
+	struct sbuf resp = { 0 };
 	char *url = text_fmt("%s%s", c->base_url, path), *auth = NULL;
 	jv payload = jv_get_kind(body) == JV_KIND_INVALID ? jv_invalid() : jv_dump_string(body, 0);
 	long status = 0;
@@ -153,5 +154,6 @@ int pc_prepare(const struct pc_client *c, const char *scope, const char *query,
 {
 	return pc_post(c, "/v1/context/prepare",
 		       JV_OBJECT(jv_string("scope_id"), jv_string(scope),
-				 jv_string("query"), jv_string(query)), out, e);
+				 jv_string("query"), jv_string(query)),
+		       out, e);
 }

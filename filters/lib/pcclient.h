@@ -15,7 +15,7 @@
 
 struct pc_client {
 	char *base_url;
-	char *token;      /* NULL when unset */
+	char *token; /* NULL when unset */
 	long timeout_s;
 };
 

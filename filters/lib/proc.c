@@ -27,7 +27,10 @@ static void exec_child(char *const argv[], char *const env[], const char *cwd,
 	if (pipes) {
 		dup2(in[0], 0);
 		dup2(out[1], 1);
-		close(in[0]); close(in[1]); close(out[0]); close(out[1]);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
 	} else {
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull >= 0)
@@ -70,7 +73,7 @@ int proc_spawn(struct proc *p, char *const argv[], char *const env[],
 		return pc_fail_errno(e, "cannot start %s", argv[0]);
 	if (p->pid == 0)
 		exec_child(argv, env, cwd, stderr_path, pipes, in, out);
-	setpgid(p->pid, p->pid);  /* also here: no race with an early kill */
+	setpgid(p->pid, p->pid); /* also here: no race with an early kill */
 	if (pipes) {
 		close(in[0]);
 		close(out[1]);
@@ -116,7 +119,7 @@ void proc_kill(struct proc *p, long grace_ms)
 		kill(-p->pid, SIGKILL);
 		proc_wait(p, -1);
 	}
-	kill(-p->pid, SIGKILL);  /* stragglers that left the leader behind */
+	kill(-p->pid, SIGKILL); /* stragglers that left the leader behind */
 }
 
 void proc_close(struct proc *p)

@@ -14,8 +14,8 @@
 
 struct proc {
 	pid_t pid;
-	int in_fd;   /* write end of the child's stdin, or -1 */
-	int out_fd;  /* read end of the child's stdout, or -1 */
+	int in_fd;  /* write end of the child's stdin, or -1 */
+	int out_fd; /* read end of the child's stdout, or -1 */
 	int exited, status;
 };
 

@@ -10,7 +10,8 @@
 static int is_secret_name(const char *name, size_t len)
 {
 	static const char *const exact[] = {
-		"BUB_API_KEY", "POWERCONTEXT_CLIENT_API_TOKEN",
+		"BUB_API_KEY",
+		"POWERCONTEXT_CLIENT_API_TOKEN",
 		"POWERCONTEXT_E2E_AGENT_PROXY_URL",
 	};
 	const char *suffix = "_API_KEY";
@@ -95,7 +96,7 @@ static char *redact_bytes(const struct redactor *r, const char *s, size_t *n)
 	for (int i = 0; i < r->n; i++) {
 		const char *text = cur ? cur : s, *hit, *p = text;
 		size_t nl = strlen(r->needles[i]), left = *n;
-		struct sbuf b = {0};
+		struct sbuf b = { 0 };
 		if (!find(text, *n, r->needles[i], nl))
 			continue;
 		while ((hit = find(p, left, r->needles[i], nl))) {
@@ -123,7 +124,7 @@ char *redact_string(const struct redactor *r, const char *s)
 int redact_file(const struct redactor *r, const char *path, struct pc_err *e)
 {
 	FILE *f;
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	char chunk[65536];
 	size_t got;
 

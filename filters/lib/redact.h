@@ -15,7 +15,7 @@
 #define REDACTED "[REDACTED]"
 
 struct redactor {
-	char **needles;  /* secrets and their escaped forms, longest first */
+	char **needles; /* secrets and their escaped forms, longest first */
 	int n;
 };
 

@@ -28,8 +28,10 @@ static void add3(struct argv_builder *b, const char *opt, const char *a, const c
 char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
 {
 	static const char *const links[][2] = {
-		{ "usr/bin", "/bin" }, { "usr/lib", "/lib" },
-		{ "usr/lib64", "/lib64" }, { "usr/sbin", "/sbin" },
+		{ "usr/bin", "/bin" },
+		{ "usr/lib", "/lib" },
+		{ "usr/lib64", "/lib64" },
+		{ "usr/sbin", "/sbin" },
 	};
 	struct argv_builder b = { NULL, 0 };
 

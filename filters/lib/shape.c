@@ -13,7 +13,9 @@ static const char *kind_name(enum shape_kind k)
 	case SK_INT: return "an integer";
 	case SK_NUMBER: return "a number";
 	case SK_BOOL: return "a boolean";
-	case SK_OBJECT: case SK_MAP: case SK_UNION: return "an object";
+	case SK_OBJECT:
+	case SK_MAP:
+	case SK_UNION: return "an object";
 	case SK_ARRAY: return "a list";
 	default: return "a value";
 	}
@@ -23,7 +25,8 @@ static const char *jv_kind_desc(jv v)
 {
 	switch (jv_get_kind(v)) {
 	case JV_KIND_NULL: return "null";
-	case JV_KIND_TRUE: case JV_KIND_FALSE: return "a boolean";
+	case JV_KIND_TRUE:
+	case JV_KIND_FALSE: return "a boolean";
 	case JV_KIND_NUMBER: return "a number";
 	case JV_KIND_STRING: return "a string";
 	case JV_KIND_ARRAY: return "a list";
@@ -73,7 +76,9 @@ static int kind_matches(enum shape_kind k, jv v)
 		return isfinite(x) && x == floor(x);
 	}
 	case SK_BOOL: return vk == JV_KIND_TRUE || vk == JV_KIND_FALSE;
-	case SK_OBJECT: case SK_MAP: case SK_UNION: return vk == JV_KIND_OBJECT;
+	case SK_OBJECT:
+	case SK_MAP:
+	case SK_UNION: return vk == JV_KIND_OBJECT;
 	case SK_ARRAY: return vk == JV_KIND_ARRAY;
 	}
 	return 0;
@@ -103,7 +108,7 @@ static int check_bounds(const struct shape *s, jv v, struct shape_error *err)
 	if (!(s->flags & (SHAPE_MIN | SHAPE_MAX)))
 		return 0;
 	m = measure(s, v);
-	unit = s->kind == SK_STRING ? " characters" : s->kind == SK_ARRAY ? " items" : "";
+	unit = s->kind == SK_STRING ? " characters" : (s->kind == SK_ARRAY ? " items" : "");
 	if ((s->flags & SHAPE_MIN) && m < s->min) {
 		if (s->flags & SHAPE_MAX)
 			return fail(err, "must be between %g and %g%s", s->min, s->max, unit);
@@ -236,7 +241,8 @@ int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *er
 		if (normalize_object(s, v, &result, err) != 0)
 			return -1;
 		break;
-	case SK_ARRAY: case SK_MAP:
+	case SK_ARRAY:
+	case SK_MAP:
 		if (normalize_items(s, v, &result, err) != 0)
 			return -1;
 		break;

@@ -13,13 +13,20 @@
 #include <jv.h>
 
 enum shape_kind {
-	SK_ANY, SK_STRING, SK_INT, SK_NUMBER, SK_BOOL, SK_OBJECT, SK_ARRAY, SK_MAP,
+	SK_ANY,
+	SK_STRING,
+	SK_INT,
+	SK_NUMBER,
+	SK_BOOL,
+	SK_OBJECT,
+	SK_ARRAY,
+	SK_MAP,
 	SK_UNION
 };
 
-#define SHAPE_NULLABLE 1u  /* null is accepted */
-#define SHAPE_MIN      2u  /* min applies (value, length or item count) */
-#define SHAPE_MAX      4u  /* max applies */
+#define SHAPE_NULLABLE 1u /* null is accepted */
+#define SHAPE_MIN      2u /* min applies (value, length or item count) */
+#define SHAPE_MAX      4u /* max applies */
 
 struct shape_error {
 	char path[512];
@@ -33,15 +40,15 @@ struct shape {
 	enum shape_kind kind;
 	unsigned flags;
 	double min, max;
-	const struct field *fields;   /* SK_OBJECT, ended by a NULL name */
-	const struct shape *items;    /* SK_ARRAY items, SK_MAP values */
-	const struct alternative *alternatives;  /* SK_UNION, ended by a NULL shape */
+	const struct field *fields;             /* SK_OBJECT, ended by a NULL name */
+	const struct shape *items;              /* SK_ARRAY items, SK_MAP values */
+	const struct alternative *alternatives; /* SK_UNION, ended by a NULL shape */
 	/* extra rule on the normalized value; fills why and returns -1 */
 	int (*check)(jv v, char *why, size_t whylen);
-	const char *expect;           /* what a good value is, for messages */
+	const char *expect; /* what a good value is, for messages */
 };
 
-#define FIELD_OPTIONAL 1u  /* may be absent; then default_json or null */
+#define FIELD_OPTIONAL 1u /* may be absent; then default_json or null */
 
 struct field {
 	const char *name;
@@ -63,8 +70,8 @@ struct alternative {
 int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *err);
 
 /* Reusable rules. */
-int shape_check_id(jv v, char *why, size_t whylen);        /* ^[a-z0-9][a-z0-9_-]*$ */
+int shape_check_id(jv v, char *why, size_t whylen); /* ^[a-z0-9][a-z0-9_-]*$ */
 int shape_check_hex64(jv v, char *why, size_t whylen);
-int shape_check_datetime(jv v, char *why, size_t whylen);  /* RFC 3339 */
+int shape_check_datetime(jv v, char *why, size_t whylen); /* RFC 3339 */
 
 #endif

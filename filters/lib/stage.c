@@ -35,7 +35,8 @@ int stage_option(const struct stage_cli *cli)
 	case 'V':
 		printf("%s %s\n", cli->prog, PC_VERSION);
 		return STAGE_DONE;
-	case '?': case ':':
+	case '?':
+	case ':':
 		stage_usage_error(cli->prog, cli->usage, "unknown option or missing option argument");
 		return STAGE_USAGE;
 	case -1:
@@ -70,7 +71,7 @@ int stage_write_artifact(const char *outdir, const char *id, const char *name,
 static int next_document(struct json_reader *in, const char *schema,
 			 const struct shape *shape, jv *out, long *line, struct pc_err *e)
 {
-	struct shape_error se = {{0}, {0}};
+	struct shape_error se = { { 0 }, { 0 } };
 	jv doc;
 	int rc = json_reader_next(in, &doc, line, e);
 
@@ -78,11 +79,13 @@ static int next_document(struct json_reader *in, const char *schema,
 		return rc;
 	const char *got = json_str(doc, "schema");
 	if (jv_get_kind(doc) != JV_KIND_OBJECT || !got || strcmp(got, schema)) {
+		/* clang-format off */
 		pc_fail(e, "%s:%ld: expected a %s document, got %s%s%s", in->name,
 			*line, schema, got ? "\"" : "",
 			got ? got : jv_get_kind(doc) == JV_KIND_OBJECT
 				? "an object without a schema field" : "a non-object",
 			got ? "\"" : "");
+		/* clang-format on */
 		jv_free(doc);
 		return -1;
 	}

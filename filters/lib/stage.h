@@ -7,8 +7,8 @@
 #ifndef PC_STAGE_H
 #define PC_STAGE_H
 
-#include <stdio.h>
 #include <jv.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "json.h"
@@ -32,11 +32,17 @@ enum {
  * --help and --version, rejects unknown options and operands, and returns:
  * the option's val, STAGE_END when the options are done, STAGE_DONE after
  * --help/--version (exit 0) or STAGE_USAGE after a usage error (exit 64). */
+/* clang-format off */
 #define STAGE_STANDARD_OPTIONS \
 	{ "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, 'V' }, \
 	{ NULL, 0, NULL, 0 }
+/* clang-format on */
 
-enum { STAGE_END = -1, STAGE_DONE = -2, STAGE_USAGE = -3 };
+enum {
+	STAGE_END = -1,
+	STAGE_DONE = -2,
+	STAGE_USAGE = -3
+};
 
 struct option;
 struct stage_cli {
@@ -67,8 +73,8 @@ struct stage_input {
 	const char *prog, *schema;
 	const struct shape *shape;
 	const struct redactor *red;
-	int status;    /* EXIT_OK, or EXIT_INVALID once anything was rejected */
-	int count;     /* valid documents returned */
+	int status; /* EXIT_OK, or EXIT_INVALID once anything was rejected */
+	int count;  /* valid documents returned */
 };
 
 void stage_input_open(struct stage_input *s, const char *prog,
@@ -86,9 +92,9 @@ void stage_input_close(struct stage_input *s);
 struct stage_pass {
 	const char *prog, *schema;
 	const struct shape *shape;
-	const char *id_path;       /* dotted path of the workload id in the input */
-	const char *artifact;      /* file name under outdir/<id>/ */
-	const char *none;          /* the error when stdin holds no document */
+	const char *id_path;  /* dotted path of the workload id in the input */
+	const char *artifact; /* file name under outdir/<id>/ */
+	const char *none;     /* the error when stdin holds no document */
 	int (*make)(void *ctx, jv in, const struct json_reader *raw, jv *out, int *code,
 		    struct pc_err *e);
 	void *ctx;

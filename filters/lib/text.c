@@ -16,7 +16,8 @@ char *text_casefold(const char *s, size_t len, enum text_fold how, size_t *outle
 	/* folding each character, then composing the whole, is NFC(casefold):
 	 * canonical decomposition works character by character */
 	utf8proc_option_t options = how == TEXT_FOLD_NFC
-		? UTF8PROC_CASEFOLD | UTF8PROC_COMPOSE | UTF8PROC_STABLE : UTF8PROC_CASEFOLD;
+					    ? UTF8PROC_CASEFOLD | UTF8PROC_COMPOSE | UTF8PROC_STABLE
+					    : UTF8PROC_CASEFOLD;
 	utf8proc_uint8_t *out = NULL;
 	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)len,
 					  &out, options);
@@ -123,7 +124,7 @@ void sbuf_addf(struct sbuf *b, const char *fmt, ...)
 
 char *text_fmt(const char *fmt, ...)
 {
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -147,10 +148,14 @@ static int is_py_printable(utf8proc_int32_t c)
 	if (c == ' ')
 		return 1;
 	switch (utf8proc_get_property(c)->category) {
-	case UTF8PROC_CATEGORY_CC: case UTF8PROC_CATEGORY_CF:
-	case UTF8PROC_CATEGORY_CS: case UTF8PROC_CATEGORY_CO:
-	case UTF8PROC_CATEGORY_CN: case UTF8PROC_CATEGORY_ZL:
-	case UTF8PROC_CATEGORY_ZP: case UTF8PROC_CATEGORY_ZS:
+	case UTF8PROC_CATEGORY_CC:
+	case UTF8PROC_CATEGORY_CF:
+	case UTF8PROC_CATEGORY_CS:
+	case UTF8PROC_CATEGORY_CO:
+	case UTF8PROC_CATEGORY_CN:
+	case UTF8PROC_CATEGORY_ZL:
+	case UTF8PROC_CATEGORY_ZP:
+	case UTF8PROC_CATEGORY_ZS:
 		return 0;
 	default:
 		return 1;

@@ -17,7 +17,10 @@
 /* How two strings are made comparable: Python's s.casefold(), or
  * unicodedata.normalize("NFC", s.casefold()), which PowerContext 1.4.1
  * applies to context fragments so composed and decomposed text match. */
-enum text_fold { TEXT_FOLD, TEXT_FOLD_NFC };
+enum text_fold {
+	TEXT_FOLD,
+	TEXT_FOLD_NFC
+};
 
 /* Malloc'd fold of UTF-8 s; *outlen receives its length. */
 char *text_casefold(const char *s, size_t len, enum text_fold how, size_t *outlen);
@@ -40,10 +43,10 @@ void sbuf_addn(struct sbuf *b, const char *s, size_t n);
 void sbuf_addf(struct sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap);
-char *sbuf_take(struct sbuf *b);    /* returns the string, resets b */
+char *sbuf_take(struct sbuf *b); /* returns the string, resets b */
 
 /* Malloc'd printf. */
-char *text_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));    /* returns the string, resets b */
+char *text_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* returns the string, resets b */
 
 /* Python repr() of a str (s, len) or of None (s == NULL). */
 void text_py_repr(struct sbuf *b, const char *s, size_t len);

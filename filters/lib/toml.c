@@ -28,7 +28,7 @@ static int bad(struct cursor *c, const char *what)
 static int parse_string(struct cursor *c, jv *out)
 {
 	char quote = *c->p++;
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 
 	while (*c->p && *c->p != quote && *c->p != '\n') {
 		if (quote == '"' && *c->p == '\\') {
@@ -237,7 +237,7 @@ static int parse_document(struct cursor *c, jv *out)
 int toml_load(const char *path, jv *out, struct pc_err *e)
 {
 	FILE *f = fopen(path, "rb");
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 	char chunk[4096];
 	size_t n;
 

@@ -48,7 +48,7 @@ enum verdict verdict_judge(jv kase, int *exit_code)
 	 * policy expected passes, one that left nothing collected is
 	 * inconclusive, and a workload skipped against its expectation fails
 	 * like any other false assertion. */
-	*exit_code = accepted ? EXIT_OK : uncollected ? EXIT_INCONCLUSIVE : EXIT_FAILED;
+	*exit_code = accepted ? EXIT_OK : (uncollected ? EXIT_INCONCLUSIVE : EXIT_FAILED);
 	if ((accepted || uncollected) && was_skipped(kase))
 		return VERDICT_SKIPPED;
 	if (accepted)

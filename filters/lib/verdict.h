@@ -9,10 +9,17 @@
 
 #include <jv.h>
 
-enum verdict { VERDICT_ACCEPTED, VERDICT_FAILED, VERDICT_INCONCLUSIVE, VERDICT_SKIPPED };
+enum verdict {
+	VERDICT_ACCEPTED,
+	VERDICT_FAILED,
+	VERDICT_INCONCLUSIVE,
+	VERDICT_SKIPPED
+};
 
 /* How many verdicts there are, for tables indexed by verdict. */
-enum { VERDICTS = VERDICT_SKIPPED + 1 };
+enum {
+	VERDICTS = VERDICT_SKIPPED + 1
+};
 
 /* The verdict of kase (borrowed), a case of a powercontext.e2e-evaluation/v1
  * document; *exit_code receives the case's exit code (stage.h's EXIT_*):

@@ -52,8 +52,9 @@ static int all_digits(const char *s, int base)
 	for (; *s; s++) {
 		if (*s == '_')
 			continue;
-		int d = isdigit((unsigned char)*s) ? *s - '0'
-			: isxdigit((unsigned char)*s) ? tolower((unsigned char)*s) - 'a' + 10 : 99;
+		int d = isdigit((unsigned char)*s)    ? *s - '0'
+			: isxdigit((unsigned char)*s) ? tolower((unsigned char)*s) - 'a' + 10
+						      : 99;
 		if (d >= base)
 			return 0;
 		any = 1;
@@ -71,7 +72,7 @@ static double parse_int_digits(const char *s, int base)
 	for (; *s; s++)
 		if (*s != '_')
 			v = v * base + (isdigit((unsigned char)*s) ? *s - '0'
-					: tolower((unsigned char)*s) - 'a' + 10);
+								   : tolower((unsigned char)*s) - 'a' + 10);
 	return v;
 }
 
@@ -100,7 +101,7 @@ static int resolve_float(const char *s, jv *out)
 	static const char *const inf[] = { ".inf", ".Inf", ".INF", NULL };
 	static const char *const nan_words[] = { ".nan", ".NaN", ".NAN", NULL };
 	const char *p = s + (*s == '-' || *s == '+');
-	struct sbuf clean = {0};
+	struct sbuf clean = { 0 };
 	int seen_dot = 0, seen_digit = 0;
 
 	if (matches(p, inf)) {
@@ -137,9 +138,9 @@ static jv resolve_scalar(const yaml_event_t *ev)
 {
 	static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
 	static const char *const trues[] = { "yes", "Yes", "YES", "true", "True",
-		"TRUE", "on", "On", "ON", NULL };
+					     "TRUE", "on", "On", "ON", NULL };
 	static const char *const falses[] = { "no", "No", "NO", "false", "False",
-		"FALSE", "off", "Off", "OFF", NULL };
+					      "FALSE", "off", "Off", "OFF", NULL };
 	const char *s = (const char *)ev->data.scalar.value;
 	const char *tag = (const char *)ev->data.scalar.tag;
 	jv v;
@@ -176,7 +177,7 @@ static void remember_anchor(struct loader *l, const yaml_char_t *anchor, jv v)
 
 static char *child_path(const char *path, const char *key, int index)
 {
-	struct sbuf b = {0};
+	struct sbuf b = { 0 };
 
 	sbuf_add(&b, path);
 	if (key)

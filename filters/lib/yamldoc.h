@@ -14,7 +14,7 @@
 #include "err.h"
 
 struct yaml_marks {
-	jv by_path;  /* object: path -> [line, column] */
+	jv by_path; /* object: path -> [line, column] */
 };
 
 /* Load the single document of path. *marks is initialised on success. */
