@@ -804,9 +804,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return c;
 	if (!*o->prefix)
 		return stage_usage_error("pc-evaluate", usage, "--experiment-prefix must not be empty"), STAGE_USAGE;
-	if (strcmp(o->policy, "collect-all") && strcmp(o->policy, "fail-fast"))
-		return stage_usage_error("pc-evaluate", usage, "--failure-policy must be collect-all or fail-fast"), STAGE_USAGE;
-	return 0;
+	return stage_check_policy("pc-evaluate", usage, o->policy);
 }
 
 static int evaluate_one(void *ctx, jv replay, const struct json_reader *raw, jv *doc,

@@ -1015,9 +1015,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return c;
 	if (strcmp(o->runner, "local") && strcmp(o->runner, "harbor"))
 		return stage_usage_error("pc-run-bub", usage, "--runner must be local or harbor"), STAGE_USAGE;
-	if (strcmp(o->policy, "collect-all") && strcmp(o->policy, "fail-fast"))
-		return stage_usage_error("pc-run-bub", usage, "--failure-policy must be collect-all or fail-fast"), STAGE_USAGE;
-	return 0;
+	return stage_check_policy("pc-run-bub", usage, o->policy);
 }
 
 /* The repository holding this binary (it ships the stand-in agent). */

@@ -192,3 +192,11 @@ int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct 
 	stage_input_close(&in);
 	return status;
 }
+
+int stage_check_policy(const char *prog, const char *usage, const char *policy)
+{
+	if (!strcmp(policy, "collect-all") || !strcmp(policy, "fail-fast"))
+		return 0;
+	stage_usage_error(prog, usage, "--failure-policy must be collect-all or fail-fast");
+	return STAGE_USAGE;
+}

@@ -61,6 +61,10 @@ int stage_option_exit(int result);
 int stage_die(const char *prog, const struct redactor *r, int code,
 	      const char *msg);
 
+/* 0 when policy names a failure policy (collect-all or fail-fast), else a
+ * usage error of prog (STAGE_USAGE). */
+int stage_check_policy(const char *prog, const char *usage, const char *policy);
+
 /* Print a usage error and return EXIT_USAGE. */
 int stage_usage_error(const char *prog, const char *usage, const char *msg);
 
