@@ -170,29 +170,13 @@ static const char *bytes(jv s, size_t *n)
 	return jv_string_value(s);
 }
 
-/* How many of the fragments (consumed) the string content (borrowed)
- * holds, both folded the same way. */
-static int fragments_found(enum text_fold how, jv content, jv fragments)
-{
-	size_t cn, fn;
-	const char *c = bytes(content, &cn);
-	int found = 0;
-
-	jv_array_foreach(fragments, i, frag) {
-		(void)i;
-		const char *f = bytes(frag, &fn);
-		found += text_contains_folded(how, c, cn, f, fn);
-		jv_free(frag);
-	}
-	jv_free(fragments);
-	return found;
-}
-
+/* Whether the string content (borrowed) holds every fragment (consumed). */
 static int all_fragments(enum text_fold how, jv content, jv fragments)
 {
-	int n = jv_array_length(jv_copy(fragments));
+	int all = text_fragments_found(how, content, fragments) == jv_array_length(jv_copy(fragments));
 
-	return fragments_found(how, content, fragments) == n;
+	jv_free(fragments);
+	return all;
 }
 
 /* The observed probe with this id (observed is borrowed); the last one
@@ -226,7 +210,7 @@ static int probe_forbidden(jv spec, jv probe)
 	else if (jv_get_kind(recorded) != JV_KIND_NULL)
 		matched = jv_get_kind(recorded) == JV_KIND_TRUE;
 	else if (jv_get_kind(content) == JV_KIND_STRING)
-		matched = fragments_found(TEXT_FOLD_NFC, content, jv_copy(forbidden)) > 0;
+		matched = text_fragments_found(TEXT_FOLD_NFC, content, forbidden) > 0;
 	jv_free(content);
 	jv_free(recorded);
 	jv_free(forbidden);

@@ -744,16 +744,10 @@ static int forbidden_context_in(jv response, jv spec)
 	jv content = json_at(response, "content");
 	int matched = 0;
 
-	if (json_str(response, "status") && !strcmp(json_str(response, "status"), "ready") &&
-	    jv_get_kind(content) == JV_KIND_STRING)
-		jv_array_foreach(forbidden, i, f) {
-			(void)i;
-			matched = matched || text_contains_folded(TEXT_FOLD_NFC, jv_string_value(content),
-								  (size_t)jv_string_length_bytes(jv_copy(content)),
-								  jv_string_value(f),
-								  (size_t)jv_string_length_bytes(jv_copy(f)));
-			jv_free(f);
-		}
+	const char *status = json_str(response, "status");
+
+	if (status && !strcmp(status, "ready") && jv_get_kind(content) == JV_KIND_STRING)
+		matched = text_fragments_found(TEXT_FOLD_NFC, content, forbidden) > 0;
 	jv_free(content);
 	jv_free(forbidden);
 	return matched;

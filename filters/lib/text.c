@@ -56,6 +56,21 @@ int text_contains_folded(enum text_fold how, const char *haystack, size_t hlen,
 	return found;
 }
 
+int text_fragments_found(enum text_fold how, jv haystack, jv fragments)
+{
+	/* JSON strings may hold NUL: measure them, never strlen */
+	size_t hlen = (size_t)jv_string_length_bytes(jv_copy(haystack));
+	int found = 0;
+
+	jv_array_foreach(fragments, i, frag) {
+		(void)i;
+		found += text_contains_folded(how, jv_string_value(haystack), hlen, jv_string_value(frag),
+					      (size_t)jv_string_length_bytes(jv_copy(frag)));
+		jv_free(frag);
+	}
+	return found;
+}
+
 /* Python: whitespace = bidi class WS, B or S, or general category Zs. */
 static int is_py_space(utf8proc_int32_t c)
 {
