@@ -182,37 +182,88 @@ static jv harbor_observation(jv record, const char *trial)
 	return h;
 }
 
-/* A Memory snapshot from a raw entries/list response (null: none). */
-static jv snapshot(jv response)
+/* {name, source_id} of each reference (borrowed), under the key that holds
+ * the source's name: "name" in a Memory entry, "source_type" in a revision. */
+static jv source_refs(jv refs, const char *name_key)
 {
-	jv entries = json_at(response, "entries"), out = jv_array();
+	jv out = jv_array();
+
+	if (jv_get_kind(refs) == JV_KIND_ARRAY)
+		jv_array_foreach(refs, i, ref) {
+			(void)i;
+			out = jv_array_append(out, JV_OBJECT(jv_string("name"), json_get(ref, name_key),
+							     jv_string("source_id"), json_get(ref, "source_id")));
+			jv_free(ref);
+		}
+	return out;
+}
+
+/* A Memory entry (legacy, before 1.3.0) as the replay keeps it. */
+static jv legacy_entry(jv entry)
+{
+	jv refs = json_get(entry, "source_refs");
+	/* clang-format off */
+	jv out = JV_OBJECT(
+		jv_string("entry_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_id"))),
+		jv_string("entry_version_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_version_id"))),
+		jv_string("version"), json_get(entry, "version"),
+		jv_string("kind"), json_get(entry, "kind"),
+		jv_string("text"), json_get(entry, "text"),
+		jv_string("state"), json_get(entry, "state"),
+		jv_string("source_refs"), source_refs(refs, "name"));
+	/* clang-format on */
+	jv_free(refs);
+	jv_free(entry);
+	return out;
+}
+
+/* An atomic Memory record (1.3.0+) with its lineage from the revision
+ * pc-run-bub read for it. */
+static jv atomic_entry(jv entry)
+{
+	jv revision = json_get(entry, "revision");
+	jv sources = json_get(revision, "sources"), artifacts = json_get(revision, "artifacts");
+	jv refs = jv_array();
+
+	if (jv_get_kind(artifacts) == JV_KIND_ARRAY)
+		jv_array_foreach(artifacts, i, a) {
+			(void)i;
+			refs = jv_array_append(refs, JV_OBJECT(jv_string("family"), json_get(a, "family"),
+							       jv_string("artifact_id"), json_get(a, "artifact_id"),
+							       jv_string("revision"), json_get(a, "revision")));
+			jv_free(a);
+		}
+	/* clang-format off */
+	jv out = JV_OBJECT(
+		jv_string("artifact"), json_get(entry, "artifact"),
+		jv_string("kind"), json_get(entry, "kind"),
+		jv_string("text"), json_get(entry, "text"),
+		jv_string("state"), json_get(entry, "state"),
+		jv_string("state_version"), json_get(entry, "state_version"),
+		jv_string("merged_into_id"), json_get(entry, "merged_into_id"),
+		jv_string("sources"), source_refs(sources, "source_type"),
+		jv_string("artifacts"), refs);
+	/* clang-format on */
+	jv_free(sources);
+	jv_free(artifacts);
+	jv_free(revision);
+	jv_free(entry);
+	return out;
+}
+
+/* A Memory snapshot from pc-run-bub's listing (null: none). */
+static jv snapshot(jv listing)
+{
+	jv entries = json_at(listing, "entries"), out = jv_array();
 
 	if (jv_get_kind(entries) == JV_KIND_ARRAY)
 		jv_array_foreach(entries, i, entry) {
 			(void)i;
-			jv refs = json_at(entry, "source_refs"), slim = jv_array();
-			if (jv_get_kind(refs) == JV_KIND_ARRAY)
-				jv_array_foreach(refs, j, ref) {
-					(void)j;
-					slim = jv_array_append(slim, JV_OBJECT(jv_string("name"), json_at(ref, "name"),
-									       jv_string("source_id"), json_at(ref, "source_id")));
-					jv_free(ref);
-				}
-			/* clang-format off */
-			out = jv_array_append(out, JV_OBJECT(
-				jv_string("entry_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_id"))),
-				jv_string("entry_version_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_version_id"))),
-				jv_string("version"), json_at(entry, "version"),
-				jv_string("kind"), json_at(entry, "kind"),
-				jv_string("text"), json_at(entry, "text"),
-				jv_string("state"), json_at(entry, "state"),
-				jv_string("source_refs"), slim));
-			/* clang-format on */
-			jv_free(refs);
-			jv_free(entry);
+			int atomic = jv_get_kind(entry) == JV_KIND_OBJECT && jv_object_has(jv_copy(entry), jv_string("artifact"));
+			out = jv_array_append(out, atomic ? atomic_entry(entry) : legacy_entry(entry));
 		}
 	jv_free(entries);
-	jv_free(response);
+	jv_free(listing);
 	return JV_OBJECT(jv_string("entries"), out);
 }
 

@@ -41,9 +41,9 @@ static const char usage[] =
 	"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n"
 	"  --runner local   run steps here, sandboxed with bubblewrap (default)\n"
 	"  --runner harbor  run through the Harbor CLI (needs Docker or a cloud sandbox)\n"
-	"  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, the project's Bub\n"
-	"                   from pipelines/pc-bub, bub-acp-server on PATH, else the\n"
-	"                   comma-command stand-in for model-free workloads)\n"
+	"  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, else the Bub in\n"
+	"                   $POWERCONTEXT_E2E_BUB from pipelines/pc-powercontext bub,\n"
+	"                   else bub-acp-server on PATH)\n"
 	"  --agent-timeout SEC  override the task's agent timeout\n"
 	"  --failure-policy POLICY  collect-all (default): run every workload;\n"
 	"                   fail-fast: stop a batch:<name> group at its first failure\n"
@@ -59,11 +59,14 @@ struct run {
 	const struct options *opt;
 	const struct redactor *red;
 	const struct pc_client *client;
+	const struct pc_api *api; /* NULL: the Server could not say what it is */
+	const char *api_error;
 	const char *project;
 	const char *agent_cmd;
 	jv agent_adapter; /* recorded identity of the agent, or null */
 	jv selection, workload;
-	char run_id[128], scope[160];
+	char run_id[128];
+	char *scope;
 	char *job_dir, *trial_dir, *trial_name;
 	jv errors;
 	jv agent_info; /* from the first initialize, or null */
@@ -695,24 +698,16 @@ static int run_trial(struct run *r, const char *task_dir)
 
 /* ---- one workload ---- */
 
-static char *commit_id(const char *project)
+/* The PowerContext under test as replays name it: what the provisioning
+ * said (a release's version, a checkout's commit), else the version the
+ * Server reports. */
+static char *commit_id(const struct pc_api *api)
 {
 	const char *set = getenv("POWERCONTEXT_E2E_COMMIT");
-	char *cmd, line[128] = "";
-	FILE *f;
 
 	if (set && *set)
 		return pc_xstrdup(set);
-	cmd = text_fmt("git -C '%s' rev-parse HEAD 2>/dev/null", project);
-	f = popen(cmd, "r");
-	free(cmd);
-	if (f) {
-		if (!fgets(line, sizeof line, f))
-			line[0] = '\0';
-		pclose(f);
-	}
-	line[strcspn(line, "\n")] = '\0';
-	return pc_xstrdup(*line ? line : "unknown");
+	return pc_xstrdup(api ? api->version : "unknown");
 }
 
 /* What really ran: the recorded identity of the project's Bub when the
@@ -793,7 +788,7 @@ static void execute(struct run *r, int memory, jv *readiness, jv *before)
 
 	if (memory && pc_ready(r->client, readiness, &e) != 0)
 		add_error(r, "readiness: %s", e.msg);
-	else if (memory && pc_list_entries(r->client, r->scope, before, &e) != 0)
+	else if (memory && pc_memory_snapshot(r->client, r->api, r->scope, before, &e) != 0)
 		add_error(r, "memory baseline: %s", e.msg);
 	else if (!dir)
 		add_error(r, "workload %s pins a registry dataset: only the harbor runner can fetch it",
@@ -839,7 +834,37 @@ static void new_run_id(struct run *r)
 
 	harbor_random_hex(hex, 12);
 	snprintf(r->run_id, sizeof r->run_id, "%s-%s", json_str(r->workload, "id"), hex);
-	snprintf(r->scope, sizeof r->scope, "e2e:%s", r->run_id);
+	r->scope = text_fmt("e2e:%s", r->run_id);
+}
+
+/* The workload's own empty scope.  Releases before 0.2.0 take any name;
+ * later ones choose the id of a scope created first, named the way
+ * PowerContext's own harness names its workloads' scopes. */
+static int open_scope(struct run *r)
+{
+	const char *id = json_str(r->workload, "id");
+	struct pc_err e;
+	char *scope = NULL;
+
+	if (!r->api) {
+		add_error(r, "%s", r->api_error);
+		return -1;
+	}
+	if (!r->api->creates_scopes)
+		return 0;
+	char *title = text_fmt("E2E workload: %s", id);
+	char *summary = text_fmt("Isolated Scope for the %s workload in E2E run %s.", id, r->run_id);
+	char *key = text_fmt("e2e:%s:%s", r->run_id, id);
+	int rc = pc_create_scope(r->client, title, summary, key, &scope, &e);
+	if (rc == 0) {
+		free(r->scope);
+		r->scope = scope;
+	} else
+		add_error(r, "creating the workload's scope: %s", e.msg);
+	free(title);
+	free(summary);
+	free(key);
+	return rc;
 }
 
 /* The record of one workload; status, times and the Server's answers
@@ -889,6 +914,7 @@ static jv run_record(const struct run *r, const char *commit, const char *status
 static jv server_answers(const struct run *r, jv readiness, jv before, jv after, jv probes)
 {
 	return JV_OBJECT(jv_string("server_url"), jv_string(r->client->base_url),
+			 jv_string("server_version"), r->api ? jv_string(r->api->version) : jv_null(),
 			 jv_string("readiness"), readiness,
 			 jv_string("memory_before"), before,
 			 jv_string("memory_after"), after,
@@ -915,10 +941,11 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	r->started_ms = proc_now_ms();
 	harbor_now(started);
 	progress(r, "run %s", r->run_id);
-	execute(r, memory, &readiness, &before);
+	if (open_scope(r) == 0)
+		execute(r, memory, &readiness, &before);
 	scrub(r);
 	if (jv_get_kind(readiness) != JV_KIND_NULL) {
-		if (pc_list_entries(r->client, r->scope, &after, &e) != 0)
+		if (pc_memory_snapshot(r->client, r->api, r->scope, &after, &e) != 0)
 			add_error(r, "final Memory: %s", e.msg), after = jv_null();
 		else {
 			jv_free(probes);
@@ -935,6 +962,7 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	free(r->job_dir);
 	free(r->trial_dir);
 	free(r->trial_name);
+	free(r->scope);
 	return record;
 }
 
@@ -955,6 +983,7 @@ static jv skipped_workload(struct run *r, const char *commit)
 			       server_answers(r, jv_null(), jv_null(), jv_null(), jv_array()));
 	jv_free(r->errors);
 	jv_free(r->agent_info);
+	free(r->scope);
 	return record;
 }
 
@@ -1047,34 +1076,35 @@ static int on_path(const char *name)
 	return found;
 }
 
-/* The agent to run and, for the project's own Bub install, the adapter
- * identity its provisioning recorded (pipelines/pc-bub). */
+/* The agent to run and, for a provisioned Bub, the adapter identity its
+ * provisioning recorded (pipelines/pc-powercontext bub). */
 struct agent {
 	char *command;
 	jv adapter; /* {adapter_version, adapter_protocol_version} or null */
 };
 
-static int project_bub(const char *project, struct agent *a)
+static int provisioned_bub(const char *dir, struct agent *a, struct pc_err *e)
 {
-	char *server = text_fmt("%s/.tools/bub-venv/bin/bub-acp-server", project);
-	char *identity = text_fmt("%s/.tools/bub-venv/pc-e2e-adapter.json", project);
-	struct pc_err ignored;
-	int found = access(server, X_OK) == 0 && json_read_file(identity, &a->adapter, &ignored) == 0;
+	char *server = io_join(dir, "bin/bub-acp-server");
+	char *identity = io_join(dir, "pc-e2e-adapter.json");
+	int rc = 0;
 
-	if (found)
+	if (access(server, X_OK) != 0)
+		rc = pc_fail_errno(e, "POWERCONTEXT_E2E_BUB=%s: no %s", dir, server);
+	else if (json_read_file(identity, &a->adapter, e) != 0)
+		rc = pc_wrap(e, "POWERCONTEXT_E2E_BUB=%s: ", dir);
+	else
 		a->command = text_fmt("'%s'", server);
 	free(server);
 	free(identity);
-	return found;
+	return rc;
 }
 
-/* --agent, $PC_E2E_AGENT, the project's Bub (.tools/bub-venv),
- * bub-acp-server on PATH, else, for model-free workloads only, the
- * comma-command stand-in; selections is borrowed. */
-static int resolve_agent(const struct options *o, const char *project, jv selections,
-			 struct agent *a, struct pc_err *e)
+/* --agent, $PC_E2E_AGENT, the Bub in $POWERCONTEXT_E2E_BUB, else
+ * bub-acp-server on PATH. */
+static int resolve_agent(const struct options *o, struct agent *a, struct pc_err *e)
 {
-	const char *env = getenv("PC_E2E_AGENT");
+	const char *env = getenv("PC_E2E_AGENT"), *bub = getenv("POWERCONTEXT_E2E_BUB");
 
 	a->command = NULL;
 	a->adapter = jv_null();
@@ -1082,31 +1112,14 @@ static int resolve_agent(const struct options *o, const char *project, jv select
 		a->command = pc_xstrdup(o->agent ? o->agent : env);
 		return 0;
 	}
-	if (project_bub(project, a))
-		return 0;
+	if (bub && *bub)
+		return provisioned_bub(bub, a, e);
 	if (on_path("bub-acp-server")) {
 		a->command = pc_xstrdup("bub-acp-server");
 		return 0;
 	}
-	jv_array_foreach(selections, i, sel) {
-		(void)i;
-		jv model = jv_getpath(jv_copy(sel), JV_ARRAY(jv_string("workload"), jv_string("execution"), jv_string("model")));
-		int needs_model = jv_get_kind(model) == JV_KIND_TRUE;
-		jv_free(model);
-		jv_free(sel);
-		if (needs_model)
-			return pc_fail(e, "Bub is not installed (run pipelines/pc-bub) and model-backed workloads cannot run on the stand-in; pass --agent");
-	}
-	char *python = text_fmt("%s/.venv/bin/python", project);
-	if (access(python, X_OK) != 0) {
-		pc_fail(e, "no agent: Bub is not installed (pipelines/pc-bub) and the stand-in's environment %s is missing (pipelines/pc-venv)", python);
-		free(python);
-		return -1;
-	}
-	fprintf(stderr, "pc-run-bub: notice: Bub is not installed (pipelines/pc-bub); model-free workloads run on the comma-command stand-in (pipelines/standin_agent.py), which reports its own name\n");
-	a->command = text_fmt("'%s' '%s/pipelines/standin_agent.py'", python, project);
-	free(python);
-	return 0;
+	return pc_fail(e, "no agent: set POWERCONTEXT_E2E_BUB to the Bub that pipelines/pc-powercontext bub "
+			  "provides, put bub-acp-server on PATH, or pass --agent");
 }
 
 static int read_selections(jv *out, const struct redactor *red)
@@ -1216,14 +1229,21 @@ static int run_all(const struct options *o, const struct redactor *red)
 		return status;
 	}
 	project = find_project();
-	if (resolve_agent(o, project, selections, &agent, &e) != 0 || !(outdir = output_dir(o, &e)))
+	if (resolve_agent(o, &agent, &e) != 0 || !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-	commit = commit_id(project);
+	/* once per run: a Server that cannot say what it is fails every workload */
+	struct pc_api api = { NULL, 0 };
+	char *api_error = NULL;
+	if (status == EXIT_OK && pc_api_detect(&client, &api, &e) != 0)
+		api_error = pc_xstrdup(e.msg);
+	const struct pc_api *known = api.version ? &api : NULL;
+	commit = commit_id(known);
 	int n = jv_array_length(jv_copy(selections)), fail_fast = !strcmp(o->policy, "fail-fast");
 	jv stopped = jv_object(); /* batches a failure stopped, under fail-fast */
 	jv_array_foreach(selections, i, sel) {
 		/* clang-format off */
 		struct run r = { .opt = o, .red = red, .client = &client, .project = project,
+				 .api = known, .api_error = api_error,
 				 .agent_cmd = agent.command, .agent_adapter = agent.adapter,
 				 .selection = sel, .workload = json_get(sel, "workload"),
 				 .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
@@ -1247,6 +1267,8 @@ static int run_all(const struct options *o, const struct redactor *red)
 	jv_free(stopped);
 	jv_free(selections);
 	pc_client_free(&client);
+	pc_api_free(&api);
+	free(api_error);
 	free(project);
 	free(agent.command);
 	jv_free(agent.adapter);

@@ -623,6 +623,8 @@ static const struct shape s_probe_call = { .kind = SK_OBJECT, .fields = probe_ca
 static const struct shape s_probe_calls = { .kind = SK_ARRAY, .items = &s_probe_call };
 static const struct field server_fields[] = {
 	{ "server_url", &s_str, 0, NULL },
+	/* the Server's own word for its release (GET /openapi.json info.version) */
+	{ "server_version", &s_str_null, OPT, "null" },
 	{ "readiness", &s_any_null, 0, NULL },
 	{ "memory_before", &s_any_null, 0, NULL },
 	{ "memory_after", &s_any_null, 0, NULL },

@@ -30,9 +30,28 @@ int pc_ready(const struct pc_client *c, jv *out, struct pc_err *e);
 int pc_post(const struct pc_client *c, const char *path, jv body, jv *out,
 	    struct pc_err *e);
 
-/* POST /v1/memory/entries/list for scope (active entries, as the reference). */
-int pc_list_entries(const struct pc_client *c, const char *scope, jv *out,
-		    struct pc_err *e);
+/* What the Server is (docs/DESIGN.md §5.9), read from GET /openapi.json:
+ * its info.version, and whether it offers POST /v1/scopes (0.2.0+), where a
+ * scope must be created before any scoped call. */
+struct pc_api {
+	char *version;
+	int creates_scopes;
+};
+
+int pc_api_detect(const struct pc_client *c, struct pc_api *api, struct pc_err *e);
+void pc_api_free(struct pc_api *api);
+
+/* POST /v1/scopes; *scope_id (caller frees) is the id the Server chose. */
+int pc_create_scope(const struct pc_client *c, const char *title, const char *summary,
+		    const char *key, char **scope_id, struct pc_err *e);
+
+/* Every Memory entry of scope: {entries, pages}.  Pages are followed while
+ * the Server offers a next_cursor (1.3.0+); each atomic Memory record gets
+ * its revision (GET .../artifacts/FAMILY/ID/revisions/N) under "revision",
+ * the lineage the listing lacks.  An answer in a shape pc-e2e does not know
+ * is an error naming the release and the field, never an empty list. */
+int pc_memory_snapshot(const struct pc_client *c, const struct pc_api *api, const char *scope,
+		       jv *out, struct pc_err *e);
 
 /* POST /v1/context/prepare. */
 int pc_prepare(const struct pc_client *c, const char *scope, const char *query,

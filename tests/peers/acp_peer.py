@@ -29,6 +29,10 @@ ids are accepted. The behaviour of ``session/prompt`` is chosen by PEER_MODE:
   error         answers the prompt with JSON-RPC error -32603 "Internal error",
                 data {"details": "boom"}.
   stderr-flood  writes 1 MiB (1048576 bytes) to stderr, then behaves as echo.
+  remember      remembers PEER_REMEMBER (default 60) facts "peer fact <n>" of
+                kind "fact" in the scope the harness handed it
+                (POWERCONTEXT_BUB_SCOPE_ID) through POST /v1/memory/remember
+                at POWERCONTEXT_BUB_BASE_URL, then replies "remembered <n>".
 
 PEER_SLEEP (seconds, default 300) bounds hang and close so a forgotten peer
 does not outlive a test run. Only ACP frames (and garbage's line) reach stdout;
@@ -40,11 +44,13 @@ stdin ends the peer, and the SDK drops requests still unanswered then.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import select
 import sys
 import time
+import urllib.request
 import uuid
 from typing import Any
 
@@ -60,7 +66,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-MODES = ("echo", "permission", "client-methods", "crash", "hang", "garbage", "close", "error", "stderr-flood")
+MODES = ("echo", "permission", "client-methods", "crash", "hang", "garbage", "close", "error", "stderr-flood", "remember")
 FLOOD_BYTES = 1024 * 1024
 
 log = logging.getLogger("acp-peer")
@@ -74,6 +80,17 @@ def write_all(fd: int, data: bytes) -> None:
             view = view[os.write(fd, view) :]
         except BlockingIOError:
             select.select([], [fd], [])
+
+
+def remember_facts(count: int) -> None:
+    """POST /v1/memory/remember count times, as an agent's tool would."""
+    url = os.environ["POWERCONTEXT_BUB_BASE_URL"].rstrip("/") + "/v1/memory/remember"
+    scope = os.environ["POWERCONTEXT_BUB_SCOPE_ID"]
+    for n in range(1, count + 1):
+        body = json.dumps({"scope_id": scope, "kind": "fact", "text": f"peer fact {n}"}).encode()
+        request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            response.read()
 
 
 class Peer:
@@ -141,6 +158,11 @@ class Peer:
             os._exit(0)
         if mode == "error":
             raise RequestError.internal_error({"details": "boom"})
+        if mode == "remember":
+            count = int(os.environ.get("PEER_REMEMBER", "60"))
+            await asyncio.to_thread(remember_facts, count)
+            await self._say(session_id, f"remembered {count}")
+            return PromptResponse(stop_reason="end_turn")
         raise AssertionError(mode)
 
     async def _say(self, session_id: str, text: str) -> None:

@@ -1,0 +1,73 @@
+"""A fake PowerContext Server that answers in shapes no release uses.
+
+For the tests of how pc-run-bub meets a Server it does not understand; every
+real behaviour is tested against real Servers. Listens on 127.0.0.1 on a free
+port, writes http://127.0.0.1:PORT to the file given, and serves until killed.
+GET /openapi.json says version 9.9.9 and offers no scope creation, so no scope
+is created; GET /health/ready answers {"status": "ready"};
+POST /v1/memory/entries/list answers by FAKE_MODE:
+
+  unknown-entry   one entry with text, kind and state but neither artifact nor citation
+  no-entries      an object without an entries array
+  same-cursor     an empty page whose next_cursor is the cursor it was sent (always "c1")
+  no-openapi      (GET /openapi.json answers 404 instead)
+
+Anything else is a 404 with PowerContext's error envelope.
+
+usage: python3 tests/peers/fake_server.py URL_FILE
+"""
+
+import json
+import os
+import sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+MODE = os.environ.get("FAKE_MODE", "unknown-entry")
+LISTINGS = {
+    "unknown-entry": {"entries": [{"id": 7, "text": "a fact", "kind": "fact", "state": "active"}]},
+    "no-entries": {"items": []},
+    "same-cursor": {"entries": [], "next_cursor": "c1"},
+}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def answer(self, status, body):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def missing(self):
+        self.answer(404, {"error": {"code": "not_found", "message": f"no {self.path} here"}})
+
+    def do_GET(self):
+        if self.path == "/openapi.json" and MODE != "no-openapi":
+            self.answer(200, {"openapi": "3.1.0", "info": {"title": "fake", "version": "9.9.9"}, "paths": {}})
+        elif self.path == "/health/ready":
+            self.answer(200, {"status": "ready"})
+        else:
+            self.missing()
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self.path == "/v1/memory/entries/list" and MODE in LISTINGS:
+            self.answer(200, LISTINGS[MODE])
+        else:
+            self.missing()
+
+    def log_message(self, *args):
+        pass
+
+
+def main(argv):
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    with open(argv[1] + ".tmp", "w") as out:
+        out.write(f"http://127.0.0.1:{server.server_port}\n")
+    os.replace(argv[1] + ".tmp", argv[1])
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
