@@ -179,6 +179,9 @@ static void agent_env(const struct run *r, struct envv *e)
 	env_set(e, "POWERCONTEXT_CLIENT_SERVER_URL", r->client->base_url);
 	if (!getenv("POWERCONTEXT_BUB_BASE_URL"))
 		env_set(e, "POWERCONTEXT_BUB_BASE_URL", r->client->base_url);
+	/* the plugin reads its own token setting from 1.3.0, the client's before */
+	if (r->client->token && !getenv("POWERCONTEXT_BUB_API_TOKEN"))
+		env_set(e, "POWERCONTEXT_BUB_API_TOKEN", r->client->token);
 	if (json_has_true(exec, "model"))
 		forward_prefix(e, "BUB_");
 	else {
@@ -839,18 +842,21 @@ static void new_run_id(struct run *r)
 
 /* The workload's own empty scope.  Releases before 0.2.0 take any name;
  * later ones choose the id of a scope created first, named the way
- * PowerContext's own harness names its workloads' scopes. */
-static int open_scope(struct run *r)
+ * PowerContext's own harness names its workloads' scopes.  A Server that
+ * cannot say what it is fails a Memory workload here; an outcome workload
+ * does not depend on the Server, so it runs under the name it would have
+ * had before 0.2.0. */
+static int open_scope(struct run *r, int memory)
 {
 	const char *id = json_str(r->workload, "id");
 	struct pc_err e;
 	char *scope = NULL;
 
-	if (!r->api) {
+	if (!r->api && memory) {
 		add_error(r, "%s", r->api_error);
 		return -1;
 	}
-	if (!r->api->creates_scopes)
+	if (!r->api || !r->api->creates_scopes)
 		return 0;
 	char *title = text_fmt("E2E workload: %s", id);
 	char *summary = text_fmt("Isolated Scope for the %s workload in E2E run %s.", id, r->run_id);
@@ -941,7 +947,7 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	r->started_ms = proc_now_ms();
 	harbor_now(started);
 	progress(r, "run %s", r->run_id);
-	if (open_scope(r) == 0)
+	if (open_scope(r, memory) == 0)
 		execute(r, memory, &readiness, &before);
 	scrub(r);
 	if (jv_get_kind(readiness) != JV_KIND_NULL) {
@@ -1041,7 +1047,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return stage_check_policy("pc-run-bub", usage, o->policy);
 }
 
-/* The repository holding this binary (it ships the stand-in agent). */
+/* The repository holding this binary: its .tools/ holds the provisioned
+ * Bub and Python, which the sandbox must see. */
 static char *find_project(void)
 {
 	char exe[PATH_MAX];
@@ -1051,7 +1058,7 @@ static char *find_project(void)
 		exe[n] = '\0';
 		for (char *slash; (slash = strrchr(exe, '/')) && slash != exe;) {
 			*slash = '\0';
-			char *probe = text_fmt("%s/pipelines/standin_agent.py", exe);
+			char *probe = text_fmt("%s/pipelines/pc-powercontext", exe);
 			int found = access(probe, R_OK) == 0;
 			free(probe);
 			if (found)

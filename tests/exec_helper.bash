@@ -1,7 +1,9 @@
-# Execution-stage helpers of the pc-e2e bats suites (run.bats, acp.bats):
-# real PowerContext Servers per test file, selections, pc-run-bub runs on the
-# stand-in agent or on the independent ACP test peer (tests/peers/acp_peer.py),
-# and the evidence those runs leave behind.
+# Execution-stage helpers of the pc-e2e bats suites (run.bats, acp.bats, …):
+# real PowerContext Servers of the PowerContext under test per test file
+# (POWERCONTEXT_E2E_VERSION, default the newest release), selections,
+# pc-run-bub runs on that release's real Bub and plugin or on the independent
+# ACP test peer (tests/peers/acp_peer.py), and the evidence those runs leave
+# behind.
 #
 # Load after test_helper:
 #   load test_helper
@@ -14,6 +16,7 @@
 #   T         $BATS_TEST_TMPDIR (from pc_setup); the working directory is $REPO
 #   OUT       $T/out, the --output directory the helpers pass to the filters
 #   POWERCONTEXT_CLIENT_SERVER_URL  the file's unauthenticated server
+#   POWERCONTEXT_E2E_BUB  the release's Bub (pipelines/pc-powercontext bub)
 #   TMPDIR    $T/tmp, so a default pc-run-bub output directory stays visible
 
 # The venv's interpreter runs the peer directly: agents run with a clean
@@ -29,9 +32,10 @@ EXEC_LIMIT="${PC_E2E_TEST_LIMIT:-300}"
 
 # ---- servers (setup_file / teardown_file) ----
 
-# exec_setup_file SPEC...: build or reuse the venv once, then start one
-# PowerContext Server per SPEC, in parallel. SPEC is NAME (auth off) or
-# NAME=TOKEN (bearer auth with TOKEN); its state is $BATS_FILE_TMPDIR/NAME.
+# exec_setup_file SPEC...: build or reuse the venvs once (the peer's, the
+# release's Server and Bub), then start one PowerContext Server per SPEC, in
+# parallel. SPEC is NAME (auth off) or NAME=TOKEN (bearer auth with TOKEN);
+# its state is $BATS_FILE_TMPDIR/NAME.
 exec_setup_file() {
 	local spec name token pid rc=0
 	local -a pids=()
@@ -39,6 +43,11 @@ exec_setup_file() {
 		echo "exec_setup_file: pipelines/pc-venv failed" >&2
 		return 1
 	}
+	EXEC_BUB=$("$REPO/pipelines/pc-powercontext" bub 3>&-) || {
+		echo "exec_setup_file: pipelines/pc-powercontext bub failed: the real Bub is not available" >&2
+		return 1
+	}
+	export EXEC_BUB
 	EXEC_SERVERS=()
 	for spec in "$@"; do
 		name=${spec%%=*}
@@ -92,6 +101,16 @@ s.close()')
 	printf 'http://127.0.0.1:%s\n' "$port"
 }
 
+# exec_release: the PowerContext release under test (pipelines/pc-powercontext commit).
+exec_release() {
+	"$REPO/pipelines/pc-powercontext" commit
+}
+
+# exec_creates_scopes: whether that release requires scopes to be created (0.2.0+).
+exec_creates_scopes() {
+	[[ $(printf '%s\n' 0.2.0 "$(exec_release)" | sort -V | head -n 1) == 0.2.0 ]]
+}
+
 # ---- per test ----
 
 exec_setup() {
@@ -105,14 +124,12 @@ exec_setup() {
 	# steer the runs under test.
 	while read -r f; do
 		case "$f" in
-		PC_E2E_AGENT | PC_E2E_PROGRESS | PC_E2E_SANDBOX_BINDS | BUB_* | POWERCONTEXT_BUB_* | POWERCONTEXT_CLIENT_*)
+		PC_E2E_AGENT | PC_E2E_PROGRESS | PC_E2E_SANDBOX_BINDS | BUB_* | POWERCONTEXT_BUB_* | POWERCONTEXT_CLIENT_* | \
+			POWERCONTEXT_E2E_BUB | POWERCONTEXT_E2E_COMMIT)
 			unset "$f" ;;
 		esac
 	done < <(compgen -e)
-	# These suites test the harness's mechanics on the comma-command stand-in,
-	# named explicitly so they do not depend on whether pipelines/pc-bub has
-	# provisioned Bub on this machine; tests/bub.bats runs the real Bub.
-	export PC_E2E_AGENT="'$EXEC_PYTHON' '$REPO/pipelines/standin_agent.py'"
+	export POWERCONTEXT_E2E_BUB="$EXEC_BUB"
 	OUT="$T/out"
 	export TMPDIR="$T/tmp"
 	mkdir -p "$TMPDIR"

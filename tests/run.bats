@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The execution stage against a real PowerContext Server: pc-run-bub (local
-# runner, stand-in agent or the ACP test peer), pc-normalize, and the whole
+# runner, the release's Bub or the ACP test peer), pc-normalize, and the whole
 # pipeline (docs/DESIGN.md §1, §2.3–2.4, §4, §5).
 
 load test_helper
@@ -65,22 +65,26 @@ peer_failure() {
 		"$cause" "collection_completed reason"
 }
 
-@test "stand-in fallback: without Bub or an agent named, model-free workloads run on the stand-in with a notice" {
-	unset PC_E2E_AGENT
-	local project="$T/project"
-	# a copy of the repository without .tools/: Bub is not provisioned there
-	mkdir -p "$project/bin" "$project/pipelines"
-	cp "$PC_BIN"/pc-run-bub "$project/bin/"
-	cp "$REPO/pipelines/standin_agent.py" "$project/pipelines/"
-	ln -s "$REPO/.venv" "$project/.venv"
-	export PC_E2E_SANDBOX_BINDS="$REPO"  # the link's target
+@test "no agent: without POWERCONTEXT_E2E_BUB, bub-acp-server on PATH or --agent, pc-run-bub refuses before anything runs" {
+	unset POWERCONTEXT_E2E_BUB
 	exec_select "$ID"
-	PATH="$project/bin:$(tr ':' '\n' <<<"$PATH" | grep -v -x -F "$PC_BIN" | paste -sd:)"
-	command -v bub-acp-server >/dev/null && skip "bub-acp-server is on PATH: the stand-in would not run"
-	run_completed "$T/selection.jsonl"
-	assert_contains "$stderr" "notice: Bub is not installed" "stderr"
-	[[ $(rec_r .environment.adapter_version) == "pc-e2e-standin "* ]] ||
-		fail "adapter_version: $(rec_r .environment.adapter_version)"
+	PATH="$PC_BIN:/usr/bin:/bin"
+	command -v bub-acp-server >/dev/null && skip "bub-acp-server is on PATH"
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 1
+	assert_output ""
+	assert_contains "$stderr" "no agent: set POWERCONTEXT_E2E_BUB" "stderr"
+	[[ ! -e $OUT/$ID ]] || fail "a workload directory was made: $(ls "$OUT/$ID")"
+}
+
+@test "a POWERCONTEXT_E2E_BUB without Bub in it is refused, naming the directory" {
+	export POWERCONTEXT_E2E_BUB="$T/not-bub"
+	mkdir -p "$POWERCONTEXT_E2E_BUB"
+	exec_select "$ID"
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 1
+	assert_output ""
+	assert_contains "$stderr" "POWERCONTEXT_E2E_BUB=$T/not-bub: no $T/not-bub/bin/bub-acp-server" "stderr"
 }
 
 @test "full pipeline: project-database-decision runs, leaves a Harbor job, and is accepted" {
@@ -96,7 +100,13 @@ peer_failure() {
 	run_id=$(rec_r .run_id)
 	scope=$(rec_r .scope_id)
 	[[ $run_id =~ ^$ID-[0-9a-f]{12}$ ]] || fail "run id: $run_id"
-	[[ $scope == "e2e:$run_id" ]] || fail "scope id: $scope"
+	if exec_creates_scopes; then
+		[[ $scope == scp_* ]] || fail "scope id is not one the Server chose: $scope"
+	else
+		[[ $scope == "e2e:$run_id" ]] || fail "scope id: $scope"
+	fi
+	[[ $(rec_r .powercontext.server_version) == "$(exec_release)" ]] ||
+		fail "server_version $(rec_r .powercontext.server_version), expected $(exec_release)"
 	[[ $(rec_r .runner) == local ]] || fail "runner: $(rec_r .runner)"
 	[[ $(rec .errors) == '[]' ]] || fail "errors: $(rec .errors)"
 
@@ -127,10 +137,10 @@ peer_failure() {
 	exec_normalize
 	[[ $(jq -r .run_id "$T/replays.jsonl") == "$run_id" ]] || fail "replay run_id"
 	[[ $(jq -r .status "$T/replays.jsonl") == completed ]] || fail "replay status"
-	local adapter
-	adapter=$(jq -r .environment.adapter_version "$T/replays.jsonl")
-	[[ $adapter == "pc-e2e-standin "* ]] || fail "adapter_version does not name the stand-in: $adapter"
-	[[ ${adapter,,} != *bub* ]] || fail "adapter_version claims Bub: $adapter"
+	[[ $(jq -r .environment.adapter_version "$T/replays.jsonl") == "$(jq -r .adapter_version "$POWERCONTEXT_E2E_BUB/pc-e2e-adapter.json")" ]] ||
+		fail "adapter_version does not name the provisioned Bub: $(jq -r .environment.adapter_version "$T/replays.jsonl")"
+	[[ $(jq -r .environment.commit "$T/replays.jsonl") == "$(exec_release)" ]] ||
+		fail "environment.commit does not name the PowerContext under test: $(jq -r .environment.commit "$T/replays.jsonl")"
 	[[ $(jq -r .harbor.task_checksum "$T/replays.jsonl") == "$want_sum" ]] || fail "replay task_checksum"
 	[[ $(jq -c '[.native_artifacts[].name]' "$T/replays.jsonl") == \
 		'["steps/capture/agent/acp-events.jsonl","steps/capture/agent/acp-summary.json","steps/capture/agent/trajectory.json","steps/recall/agent/acp-events.jsonl","steps/recall/agent/acp-summary.json","steps/recall/agent/trajectory.json"]' ]] ||
@@ -197,7 +207,7 @@ $(diff <(jq -S "$cases" "$T/acc/$id/eval-report.json") <(jq -S "$cases" "$T/resc
 		fail "a scope did not start empty: $(jq -sc '[.[].memory_before]' "$T/replays.jsonl")"
 	[[ $(jq -sc '[.[].memory_after.entries | length]' "$T/replays.jsonl") == '[1,1]' ]] ||
 		fail "memory_after: $(jq -sc '[.[].memory_after]' "$T/replays.jsonl")"
-	[[ $(jq -sc '[.[].memory_after.entries[0].entry_id] | unique | length' "$T/replays.jsonl") == 2 ]] ||
+	[[ $(jq -sc '[.[].memory_after.entries[0] | .artifact.artifact_id // .entry_id] | unique | length' "$T/replays.jsonl") == 2 ]] ||
 		fail "both runs see the same Memory entry"
 	exec_evaluate
 	assert_exit 0
@@ -261,22 +271,23 @@ $(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
 		fail "task_provenance_matches holds for a task that changed"
 }
 
-@test "stopped server: a failed record naming readiness, and an inconclusive verdict" {
+@test "stopped server: a failed record naming the unreachable Server, and an inconclusive verdict" {
 	exec_select "$ID"
 	POWERCONTEXT_CLIENT_SERVER_URL=$(exec_closed_url)
 	exec_run_bub "$T/selection.jsonl"
 	assert_exit 0
 	[[ $(rec 'length' -s) == 1 ]] || fail "expected one record: $output"
 	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
-	assert_contains "$(rec_r '.errors[0]')" "readiness" "first error"
-	assert_contains "$(rec_r '.errors[0]')" "$POWERCONTEXT_CLIENT_SERVER_URL" "first error"
+	# the first question to the Server is what it is (GET /openapi.json)
+	assert_contains "$(rec_r '.errors[0]')" "cannot tell which PowerContext the Server is" "first error"
+	assert_contains "$(rec_r '.errors[0]')" "cannot reach PowerContext at $POWERCONTEXT_CLIENT_SERVER_URL" "first error"
 	exec_normalize
 	exec_evaluate
 	assert_exit 3
 	exec_report
 	assert_exit 3
 	assert_contains "$output" "inconclusive" "report"
-	assert_contains "$output" "readiness" "report"
+	assert_contains "$output" "cannot reach PowerContext" "report"
 }
 
 @test "server answering 401: a failed record naming HTTP 401, and the token appears nowhere" {
