@@ -1,7 +1,10 @@
 # pc-e2e: PowerContext's end-to-end workload harness.
 # `make` builds bin/, `make test` runs the bats suites, `make check-asan` runs
 # them again on an AddressSanitizer + UBSan build, `make acceptance` runs the
-# acceptance workloads, `make rescore REPLAY=…` re-evaluates saved replays,
+# acceptance workloads on the PowerContext under test (POWERCONTEXT_E2E_VERSION,
+# CATALOG=powercontext for its own catalog), `make crosscheck OUTPUT=…` checks
+# their replays against that release's own harness, `make compat` runs both on
+# every supported release, `make rescore REPLAY=…` re-evaluates saved replays,
 # `make lint` runs shellcheck and clang-format --dry-run over the sources.
 
 VERSION   = 0.1.0
@@ -50,7 +53,7 @@ LINT_C    = $(wildcard filters/*.c tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR)
 
 .SECONDARY:
 
-.PHONY: all test check-asan acceptance rescore bench install uninstall clean deps lint fuzz
+.PHONY: all test check-asan acceptance crosscheck compat rescore bench install uninstall clean deps lint fuzz
 
 all: $(FILTERS:%=$(BIN)/%)
 
@@ -81,7 +84,16 @@ check-asan:
 	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
 
 acceptance: all
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) pipelines/acceptance $(ARGS)
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) pipelines/acceptance $(ARGS)
+
+# The replays under OUTPUT against the release's own harness (one TAP line each).
+crosscheck: all
+	@test -n "$(OUTPUT)" || { echo "usage: make crosscheck OUTPUT=DIR (a make acceptance output)" >&2; exit 64; }
+	PC_BIN=$(abspath $(BIN)) tests/reference/crosscheck $(OUTPUT)
+
+# Acceptance and its cross-check on every supported release, as one table.
+compat: all
+	PC_BIN=$(abspath $(BIN)) OUTPUT=$(OUTPUT) pipelines/compat $(RELEASES)
 
 rescore: all
 	@test -n "$(REPLAY)" || { echo "usage: make rescore REPLAY='file or directory…'" >&2; exit 64; }

@@ -317,6 +317,81 @@ static void remove_fifos(const char *dir)
 	free(out);
 }
 
+/* ---- one step: the agent's terminals ---- */
+
+struct terminal_host {
+	struct run *r;
+	const struct step_paths *sp;
+	int used;
+};
+
+/* env for a terminal command: the agent's, plus what the request names. */
+static void terminal_env(struct run *r, jv params, struct envv *env)
+{
+	jv extra = json_get(params, "env");
+
+	agent_env(r, env);
+	if (jv_get_kind(extra) == JV_KIND_ARRAY)
+		jv_array_foreach(extra, i, var) {
+			(void)i;
+			const char *name = json_str(var, "name"), *value = json_str(var, "value");
+			if (name && value && *name && !strchr(name, '='))
+				env_set(env, name, value);
+			jv_free(var);
+		}
+	jv_free(extra);
+}
+
+/* An ACP terminal/create command, in a sandbox of its own with the agent's
+ * paths (so what it writes to /workspace is there for the verifier), its
+ * output merged into agent/terminal-<n>.txt, which stays as evidence. */
+static int run_terminal(void *ctx, jv params, long long deadline_ms, struct acp_terminal_result *out,
+			struct pc_err *e)
+{
+	struct terminal_host *t = ctx;
+	jv args = json_get(params, "args");
+	const char *cwd = json_str(params, "cwd");
+	int n = jv_get_kind(args) == JV_KIND_ARRAY ? jv_array_length(jv_copy(args)) : 0, k = 0;
+	char **cmd = pc_xmalloc((size_t)(n + 7) * sizeof *cmd);
+	struct envv env = { NULL, 0 };
+	struct proc p;
+
+	cmd[k++] = "sh";
+	cmd[k++] = "-c";
+	cmd[k++] = "cd \"$1\" && shift && exec \"$@\"";
+	cmd[k++] = "sh";
+	cmd[k++] = (char *)(cwd ? cwd : "/workspace");
+	cmd[k++] = (char *)json_str(params, "command");
+	for (int i = 0; i < n; i++) {
+		jv arg = jv_array_get(jv_copy(args), i);
+		cmd[k++] = jv_get_kind(arg) == JV_KIND_STRING ? pc_xstrdup(jv_string_value(arg)) : pc_xstrdup("");
+		jv_free(arg);
+	}
+	cmd[k] = NULL;
+	struct sandbox sb = { t->r->project, t->sp->agent, t->sp->verifier, NULL, t->sp->workspace,
+			      getenv("PC_E2E_SANDBOX_BINDS"), NULL };
+	char **argv = sandbox_argv(&sb, cmd);
+	char *log = text_fmt("%s/terminal-%d.txt", t->sp->agent, ++t->used);
+	int rc = 0;
+	terminal_env(t->r, params, &env);
+	if (proc_spawn(&p, argv, env.v, NULL, log, 0, e) == 0) {
+		long long left = deadline_ms < 0 ? -1 : deadline_ms - proc_now_ms();
+		out->signalled = !proc_wait(&p, left < 0 && deadline_ms >= 0 ? 0 : (long)left);
+		proc_kill(&p, out->signalled ? 2000 : 0);
+		out->code = WIFEXITED(p.status) ? WEXITSTATUS(p.status) : 128 + WTERMSIG(p.status);
+		rc = io_read_text(log, &out->output, &out->len, e);
+	} else
+		rc = -1;
+	for (int i = 6; i < k; i++)
+		free(cmd[i]);
+	free(cmd);
+	free(log);
+	env_free(&env);
+	sandbox_argv_free(argv);
+	jv_free(args);
+	return rc;
+}
+
 /* Speak ACP for one prompt; the summary records what happened either way. */
 static int converse(struct run *r, struct acp_client *c, const char *instruction,
 		    jv *init, jv *session, jv *response, struct pc_err *e)
@@ -327,7 +402,7 @@ static int converse(struct run *r, struct acp_client *c, const char *instruction
 		jv_string("clientCapabilities"),
 		JV_OBJECT(jv_string("fs"), JV_OBJECT(jv_string("readTextFile"), jv_false(),
 						     jv_string("writeTextFile"), jv_false()),
-			  jv_string("terminal"), jv_false()),
+			  jv_string("terminal"), jv_bool(ACP_SERVES_TERMINALS(c))),
 		jv_string("clientInfo"), JV_OBJECT(jv_string("name"), jv_string("pc-run-bub"),
 						   jv_string("version"), jv_string(PC_VERSION)));
 	/* clang-format on */
@@ -385,6 +460,9 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 		acp_dir[strlen(acp_dir) - 6] = '\0';
 	argv = agent_argv(r, sp, acp_dir);
 	rc = acp_start(&c, argv, env.v, stderr_path, events, acp_dir, &e);
+	struct terminal_host terminals = { r, sp, 0 };
+	struct acp_terminal_host host = { run_terminal, &terminals };
+	c.terminal_host = &host;
 	if (rc == 0) {
 		c.deadline_ms = timeout_s > 0 ? proc_now_ms() + (long long)(timeout_s * 1000) : -1;
 		rc = converse(r, &c, instruction, &init, &session, &response, &e);
@@ -1090,19 +1168,32 @@ struct agent {
 	jv adapter; /* {adapter_version, adapter_protocol_version} or null */
 };
 
+/* The command pc-e2e-adapter.json names, its first word relative to dir
+ * (bub-acp-server 0.0.x is a command of its own, later ones `bub acp`). */
 static int provisioned_bub(const char *dir, struct agent *a, struct pc_err *e)
 {
-	char *server = io_join(dir, "bin/bub-acp-server");
 	char *identity = io_join(dir, "pc-e2e-adapter.json");
-	int rc = 0;
+	struct sbuf cmd = { 0 };
+	int rc = json_read_file(identity, &a->adapter, e) != 0 ? pc_wrap(e, "POWERCONTEXT_E2E_BUB=%s: ", dir) : 0;
+	jv argv = rc == 0 ? json_get(a->adapter, "command") : jv_invalid();
 
-	if (access(server, X_OK) != 0)
-		rc = pc_fail_errno(e, "POWERCONTEXT_E2E_BUB=%s: no %s", dir, server);
-	else if (json_read_file(identity, &a->adapter, e) != 0)
-		rc = pc_wrap(e, "POWERCONTEXT_E2E_BUB=%s: ", dir);
+	if (rc == 0 && (jv_get_kind(argv) != JV_KIND_ARRAY || jv_array_length(jv_copy(argv)) == 0))
+		rc = pc_fail(e, "POWERCONTEXT_E2E_BUB=%s: %s names no command", dir, identity);
+	if (rc == 0)
+		jv_array_foreach(argv, i, word) {
+			char *w = i == 0 ? io_join(dir, jv_string_value(word)) : pc_xstrdup(jv_string_value(word));
+			if (i == 0 && access(w, X_OK) != 0 && rc == 0)
+				rc = pc_fail_errno(e, "POWERCONTEXT_E2E_BUB=%s: no %s", dir, w);
+			sbuf_addf(&cmd, "%s'%s'", i ? " " : "", w);
+			free(w);
+			jv_free(word);
+		}
+	char *command = sbuf_take(&cmd);
+	if (rc == 0)
+		a->command = command;
 	else
-		a->command = text_fmt("'%s'", server);
-	free(server);
+		free(command);
+	jv_free(argv);
 	free(identity);
 	return rc;
 }

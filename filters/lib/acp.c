@@ -36,6 +36,7 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 {
 	memset(c, 0, sizeof *c);
 	c->updates = jv_array();
+	c->terminals = jv_object();
 	c->deadline_ms = -1;
 	c->proc.in_fd = c->proc.out_fd = -1;
 	c->events = fopen(events_path, "a");
@@ -185,6 +186,124 @@ static jv permission_outcome(jv params)
 				   jv_string("optionId"), chosen));
 }
 
+static jv rpc_error_frame(jv id, int code, const char *message, const char *detail)
+{
+	return JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"), id,
+			 jv_string("error"),
+			 JV_OBJECT(jv_string("code"), jv_number(code), jv_string("message"), jv_string(message),
+				   jv_string("data"), JV_OBJECT(jv_string("details"), jv_string(detail))));
+}
+
+static jv rpc_result_frame(jv id, jv result)
+{
+	return JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"), id, jv_string("result"), result);
+}
+
+/* The last limit bytes of s, starting on a UTF-8 character boundary. */
+static jv output_tail(const char *s, size_t len, jv limit, int *truncated)
+{
+	size_t from = 0;
+
+	if (jv_get_kind(limit) == JV_KIND_NUMBER && jv_number_value(limit) >= 0 &&
+	    (double)len > jv_number_value(limit)) {
+		from = len - (size_t)jv_number_value(limit);
+		while (from < len && ((unsigned char)s[from] & 0xC0) == 0x80)
+			from++;
+	}
+	*truncated = from > 0;
+	return jv_string_sized(s + from, (int)(len - from));
+}
+
+static jv create_terminal(struct acp_client *c, jv id, jv params)
+{
+	struct acp_terminal_result res = { NULL, 0, 0, 0 };
+	struct pc_err e;
+	char tid[32];
+	int truncated;
+
+	if (!json_str(params, "command"))
+		return rpc_error_frame(id, -32602, "Invalid params", "terminal/create needs a command");
+	snprintf(tid, sizeof tid, "term_%04d", ++c->terminals_created);
+	record(c, "create_terminal",
+	       JV_OBJECT(jv_string("session_id"), json_at(params, "sessionId"), jv_string("terminal_id"), jv_string(tid),
+			 jv_string("command"), json_at(params, "command"), jv_string("args"), json_at(params, "args"),
+			 jv_string("cwd"), json_at(params, "cwd"), jv_string("env"), json_at(params, "env"),
+			 jv_string("output_byte_limit"), json_at(params, "outputByteLimit")));
+	if (c->terminal_host->run(c->terminal_host->ctx, params, c->deadline_ms, &res, &e) != 0) {
+		record(c, "terminal_output_error",
+		       JV_OBJECT(jv_string("terminal_id"), jv_string(tid),
+				 jv_string("error"), JV_OBJECT(jv_string("type"), jv_string("RuntimeError"),
+							      jv_string("message"), jv_string(e.msg))));
+		free(res.output);
+		return rpc_error_frame(id, -32603, "Internal error", e.msg);
+	}
+	jv limit = json_at(params, "outputByteLimit");
+	jv output = output_tail(res.output ? res.output : "", res.len, limit, &truncated);
+	jv status = res.signalled ? JV_OBJECT(jv_string("exitCode"), jv_null(), jv_string("signal"), jv_string("SIGKILL"))
+				  : JV_OBJECT(jv_string("exitCode"), jv_number(res.code), jv_string("signal"), jv_null());
+	c->terminals = jv_object_set(c->terminals, jv_string(tid),
+				     JV_OBJECT(jv_string("output"), output, jv_string("truncated"), jv_bool(truncated),
+					       jv_string("exitStatus"), status));
+	jv_free(limit);
+	free(res.output);
+	return rpc_result_frame(id, JV_OBJECT(jv_string("terminalId"), jv_string(tid)));
+}
+
+/* terminal/output, wait_for_exit, kill and release of a finished terminal. */
+static jv serve_terminal(struct acp_client *c, const char *method, jv id, jv params)
+{
+	const char *tid = json_str(params, "terminalId");
+	jv term = tid ? jv_object_get(jv_copy(c->terminals), jv_string(tid)) : jv_invalid();
+	jv sid = json_at(params, "sessionId"), reply;
+
+	if (!jv_is_valid(term)) {
+		record(c, "terminal_output_error",
+		       JV_OBJECT(jv_string("terminal_id"), tid ? jv_string(tid) : jv_null(),
+				 jv_string("error"), JV_OBJECT(jv_string("type"), jv_string("KeyError"),
+							      jv_string("message"), jv_string("unknown terminal"))));
+		jv_free(sid);
+		jv_free(term);
+		return rpc_error_frame(id, -32602, "Invalid params", "unknown terminalId");
+	}
+	jv status = json_get(term, "exitStatus");
+	if (!strcmp(method, "terminal/output")) {
+		jv output = json_get(term, "output");
+		record(c, "terminal_output",
+		       JV_OBJECT(jv_string("session_id"), sid, jv_string("terminal_id"), jv_string(tid),
+				 jv_string("truncated"), json_at(term, "truncated"), jv_string("has_exit_status"), jv_true(),
+				 jv_string("output_length"), jv_number(jv_string_length_bytes(jv_copy(output)))));
+		jv_free(output);
+		reply = rpc_result_frame(id, jv_copy(term));
+	} else if (!strcmp(method, "terminal/wait_for_exit")) {
+		record(c, "wait_for_terminal_exit",
+		       JV_OBJECT(jv_string("session_id"), sid, jv_string("terminal_id"), jv_string(tid),
+				 jv_string("exit_code"), json_at(status, "exitCode"), jv_string("signal"), json_at(status, "signal")));
+		reply = rpc_result_frame(id, jv_copy(status));
+	} else {
+		int release = !strcmp(method, "terminal/release");
+		record(c, release ? "release_terminal" : "kill_terminal",
+		       JV_OBJECT(jv_string("session_id"), sid, jv_string("terminal_id"), jv_string(tid),
+				 jv_string("exit_status"), jv_copy(status)));
+		if (release)
+			c->terminals = jv_object_delete(c->terminals, jv_string(tid));
+		reply = rpc_result_frame(id, jv_object());
+	}
+	jv_free(status);
+	jv_free(term);
+	return reply;
+}
+
+static int is_terminal_method(const char *method)
+{
+	static const char *const names[] = { "terminal/create", "terminal/output", "terminal/wait_for_exit",
+					     "terminal/kill", "terminal/release" };
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (!strcmp(method, names[i]))
+			return 1;
+	return 0;
+}
+
 static int serve_request(struct acp_client *c, jv msg, struct pc_err *e)
 {
 	const char *method = json_str(msg, "method");
@@ -198,9 +317,11 @@ static int serve_request(struct acp_client *c, jv msg, struct pc_err *e)
 		       JV_OBJECT(jv_string("session_id"), jv_object_get(jv_copy(params), jv_string("sessionId")),
 				 jv_string("tool_call"), jv_object_get(jv_copy(params), jv_string("toolCall")),
 				 jv_string("options"), jv_object_get(jv_copy(params), jv_string("options"))));
-		reply = JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"), id,
-				  jv_string("result"), permission_outcome(params));
-	} else
+		reply = rpc_result_frame(id, permission_outcome(params));
+	} else if (c->terminal_host && is_terminal_method(method))
+		reply = !strcmp(method, "terminal/create") ? create_terminal(c, id, params)
+							   : serve_terminal(c, method, id, params);
+	else
 		reply = method_not_found(id, method);
 	jv_free(params);
 	return send_frame(c, reply, e);
@@ -315,4 +436,6 @@ void acp_stop(struct acp_client *c, long grace_ms)
 	c->buf = NULL;
 	jv_free(c->updates);
 	c->updates = jv_null();
+	jv_free(c->terminals);
+	c->terminals = jv_null();
 }

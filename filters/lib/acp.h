@@ -2,8 +2,9 @@
  *
  * It sends requests and waits for their responses while serving what the
  * agent sends meanwhile: session/update notifications are recorded,
- * session/request_permission is answered by the allow policy, any other
- * request is refused with -32601.  Every callback is appended to the
+ * session/request_permission is answered by the allow policy, the terminal
+ * methods are served through the caller's terminal host when it set one
+ * (Harbor serves them too), any other request is refused with -32601.  Every callback is appended to the
  * acp-events.jsonl file in Harbor's format.  A deadline bounds every wait; a
  * crash, hang, non-JSON output or closed pipe becomes an error value.
  */
@@ -18,6 +19,25 @@
 
 #define ACP_PROTOCOL_VERSION 1
 
+/* What a terminal/create command did. */
+struct acp_terminal_result {
+	char *output; /* stdout and stderr merged (caller of run allocates, acp frees) */
+	size_t len;
+	int signalled; /* 0: exited with code; 1: killed (the deadline passed) */
+	int code;
+};
+
+/* Runs the command of a terminal/create request (params borrowed) to the
+ * end, or until deadline_ms (-1: none), inside whatever the agent lives in.
+ * The command has ended when terminal/create is answered, so output and
+ * wait_for_exit always find it finished: an agent that waits sees what
+ * Harbor's background terminals give, one that does not still waits. */
+struct acp_terminal_host {
+	int (*run)(void *ctx, jv params, long long deadline_ms, struct acp_terminal_result *out,
+		   struct pc_err *e);
+	void *ctx;
+};
+
 struct acp_client {
 	struct proc proc;
 	char *buf;
@@ -28,6 +48,9 @@ struct acp_client {
 	jv updates;            /* every session/update "update" object */
 	int permissions_requested;
 	int started;
+	const struct acp_terminal_host *terminal_host; /* NULL: the terminal methods are refused */
+	jv terminals;                                  /* terminalId -> {output, truncated, exitStatus} */
+	int terminals_created;
 };
 
 /* Spawn the agent; events_path receives the event log.
@@ -41,6 +64,9 @@ struct acp_client {
 int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 	      const char *stderr_path, const char *events_path,
 	      const char *fifo_dir, struct pc_err *e);
+
+/* Whether the client serves the terminal methods (what initialize should advertise). */
+#define ACP_SERVES_TERMINALS(c) ((c)->terminal_host != NULL)
 
 /* Send a request and wait (until c->deadline_ms) for its result. */
 int acp_request(struct acp_client *c, const char *method, jv params,

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "text.h"
+
 char *io_join(const char *a, const char *b)
 {
 	size_t n = strlen(a) + strlen(b) + 2;
@@ -153,4 +155,27 @@ jv io_find_files(const char *root, const char *const *names)
 	free(v);
 	jv_free(found);
 	return sorted;
+}
+
+int io_read_text(const char *path, char **out, size_t *len, struct pc_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf b = { 0 };
+	char chunk[8192];
+	size_t got;
+
+	if (!f)
+		return pc_fail_errno(e, "%s", path);
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		sbuf_addn(&b, chunk, got);
+	int failed = ferror(f);
+	fclose(f);
+	*len = b.len;
+	*out = sbuf_take(&b);
+	if (failed) {
+		free(*out);
+		*out = NULL;
+		return pc_fail_errno(e, "%s: cannot read", path);
+	}
+	return 0;
 }

@@ -26,6 +26,9 @@ int io_write_artifact(const char *dir, const char *name, const char *data,
 jv io_find_files(const char *root, const char *const *names);
 
 /* Malloc'd "a/b" */
+/* The whole of a file (NUL-terminated; *len without the NUL). */
+int io_read_text(const char *path, char **out, size_t *len, struct pc_err *e);
+
 char *io_join(const char *a, const char *b);
 
 #endif
