@@ -158,12 +158,21 @@ make_task() {
 	done
 }
 
-@test "client methods: fs/read_text_file and terminal/create are refused with -32601" {
+@test "client methods: fs/read_text_file is refused with -32601; terminal/* run in the step's sandbox" {
 	peer_run client-methods
-	local step
+	local step agent
 	for step in "${STEPS[@]}"; do
-		[[ $(chunks "$step") == '["fs/read_text_file: error -32601\nterminal/create: error -32601"]' ]] ||
+		[[ $(chunks "$step") == '["fs/read_text_file: error -32601\nterminal/create true: ok\nterminal/create sh: ok, output '"'hi\\\\n'"', exit 3"]' ]] ||
 			fail "$step: reply $(chunks "$step")"
+		agent="$(trial_dir)/steps/$step/agent"
+		# the command ran in the workspace the verifier sees, its output kept as evidence
+		assert_files "$(trial_dir)/workspace/pc-e2e-peer-terminal-ran" "$agent/terminal-2.txt"
+		[[ $(<"$agent/terminal-2.txt") == hi ]] || fail "terminal-2.txt: $(<"$agent/terminal-2.txt")"
+		[[ $(jq -sc '[.[] | select(.event_type | test("terminal")) | .event_type]' "$agent/acp-events.jsonl") == \
+			'["create_terminal","create_terminal","terminal_output","wait_for_terminal_exit","release_terminal"]' ]] ||
+			fail "$step: terminal events $(jq -sc '[.[] | .event_type]' "$agent/acp-events.jsonl")"
+		[[ $(jq -sc '[.[] | select(.event_type == "wait_for_terminal_exit") | .payload.exit_code]' "$agent/acp-events.jsonl") == '[3]' ]] ||
+			fail "$step: exit code not recorded"
 	done
 }
 

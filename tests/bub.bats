@@ -32,7 +32,6 @@ teardown_file() {
 
 setup() {
 	exec_setup
-	BUB_SERVER=$POWERCONTEXT_E2E_BUB/bin/bub-acp-server
 	BUB_ADAPTER=$POWERCONTEXT_E2E_BUB/pc-e2e-adapter.json
 }
 
@@ -103,8 +102,10 @@ bub_failure() {
 	exec_select "$ID"
 	bub_run "$T/selection.jsonl"
 	[[ $(rec_r .status) == completed ]] || fail "run not completed: $(rec .errors)"
-	[[ $(rec_r .agent.command) == "'$BUB_SERVER'" ]] ||
-		fail "not the provisioned bub-acp-server: $(rec_r .agent.command)"
+	local want_cmd
+	want_cmd=$(jq -r --arg d "$POWERCONTEXT_E2E_BUB" '[("\($d)/\(.command[0])"), .command[1:][]] | map("'"'"'\(.)'"'"'") | join(" ")' "$BUB_ADAPTER")
+	[[ $(rec_r .agent.command) == "$want_cmd" ]] ||
+		fail "not the provisioned Bub: $(rec_r .agent.command), expected $want_cmd"
 
 	local want_adapter want_protocol
 	want_adapter=$(jq -r .adapter_version "$BUB_ADAPTER")
@@ -161,23 +162,12 @@ expected exactly: [\"$want\"]"
 	done
 }
 
-@test "unknown tool: the line falls through to shell, which needs the client's terminal: inconclusive" {
-	if [[ $(jq -r .adapter_version "$BUB_ADAPTER") == "bub 0.4."* ]]; then
-		bub_failure bub-unknown-tool capture "-32603" "ACP client does not support terminal methods"
-		[[ $CHUNK == "${ERROR_CHUNK}ACP client does not support terminal methods" ]] ||
-			fail "chunk: $CHUNK"
-		return
-	fi
-	# Bub 0.5's error cannot be serialized by bub-acp-server 0.0.2, which then
-	# never answers: the step ends at the agent timeout, the reason in acp.txt.
-	bub_select bub-unknown-tool
-	bub_run "$T/selection.jsonl" --agent-timeout 15
-	[[ $(rec_r .status) == failed ]] || fail "status is not failed: $(rec .errors)"
-	[[ $(rec -r '.errors[0]') == "step capture: AgentTimeoutError: agent timed out waiting for session/prompt" ]] ||
-		fail "errors: $(rec .errors)"
-	grep -q "is not JSON serializable" "$(trial_dir)/steps/capture/agent/acp.txt" ||
-		fail "acp.txt does not show why Bub never answered: $(tail -n 5 "$(trial_dir)/steps/capture/agent/acp.txt")"
-	exec_assert_inconclusive
+@test "unknown tool: the line falls through to the shell, run through the client's terminal: command not found, inconclusive" {
+	bub_failure bub-unknown-tool capture "-32603" "powercontext_remember: command not found"
+	assert_contains "$CHUNK" "command exited with code 127" "chunk"
+	# the shell ran in the step's sandbox through terminal/create, its output kept
+	grep -q "powercontext_remember: command not found" "$(trial_dir)/steps/capture/agent/terminal-1.txt" ||
+		fail "terminal-1.txt: $(cat "$(trial_dir)/steps/capture/agent/terminal-1.txt")"
 }
 
 @test "malformed arguments: an unbalanced quote fails the turn with 'No closing quotation', inconclusive" {

@@ -84,7 +84,7 @@ peer_failure() {
 	exec_run_bub "$T/selection.jsonl"
 	assert_exit 1
 	assert_output ""
-	assert_contains "$stderr" "POWERCONTEXT_E2E_BUB=$T/not-bub: no $T/not-bub/bin/bub-acp-server" "stderr"
+	assert_contains "$stderr" "POWERCONTEXT_E2E_BUB=$T/not-bub: $T/not-bub/pc-e2e-adapter.json" "stderr"
 }
 
 @test "full pipeline: project-database-decision runs, leaves a Harbor job, and is accepted" {

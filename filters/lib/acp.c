@@ -232,8 +232,7 @@ static jv create_terminal(struct acp_client *c, jv id, jv params)
 	if (c->terminal_host->run(c->terminal_host->ctx, params, c->deadline_ms, &res, &e) != 0) {
 		record(c, "terminal_output_error",
 		       JV_OBJECT(jv_string("terminal_id"), jv_string(tid),
-				 jv_string("error"), JV_OBJECT(jv_string("type"), jv_string("RuntimeError"),
-							      jv_string("message"), jv_string(e.msg))));
+				 jv_string("error"), JV_OBJECT(jv_string("type"), jv_string("RuntimeError"), jv_string("message"), jv_string(e.msg))));
 		free(res.output);
 		return rpc_error_frame(id, -32603, "Internal error", e.msg);
 	}
@@ -259,8 +258,7 @@ static jv serve_terminal(struct acp_client *c, const char *method, jv id, jv par
 	if (!jv_is_valid(term)) {
 		record(c, "terminal_output_error",
 		       JV_OBJECT(jv_string("terminal_id"), tid ? jv_string(tid) : jv_null(),
-				 jv_string("error"), JV_OBJECT(jv_string("type"), jv_string("KeyError"),
-							      jv_string("message"), jv_string("unknown terminal"))));
+				 jv_string("error"), JV_OBJECT(jv_string("type"), jv_string("KeyError"), jv_string("message"), jv_string("unknown terminal"))));
 		jv_free(sid);
 		jv_free(term);
 		return rpc_error_frame(id, -32602, "Invalid params", "unknown terminalId");

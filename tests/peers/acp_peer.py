@@ -14,10 +14,12 @@ ids are accepted. The behaviour of ``session/prompt`` is chosen by PEER_MODE:
                 outcome is cancelled, "permission: cancelled" and stopReason
                 cancelled; when the client answers with an error,
                 "permission: error <code>" and end_turn.
-  client-methods calls fs/read_text_file and terminal/create (which a client
-                that advertised neither must refuse) and replies one line per
-                method, "<method>: error <code>" or "<method>: ok", joined by
-                "\\n"; then end_turn.
+  client-methods calls fs/read_text_file, then terminal/create twice: "true"
+                without args, and sh -c "printf 'hi\\n'; touch
+                pc-e2e-peer-terminal-ran; exit 3" in the session's cwd, whose
+                output and exit it reads (terminal/output, wait_for_exit) before
+                terminal/release; replies one line per call, "<method>: error
+                <code>" or "<method>: ok …", joined by "\\n"; then end_turn.
   crash         sends the chunk "peer crashing", then exits with status 3
                 without answering.
   hang          never answers the prompt (nor reacts to session/cancel); the
@@ -199,14 +201,24 @@ class Peer:
         except RequestError as exc:
             lines.append(f"fs/read_text_file: error {exc.code}")
         try:
-            terminal = await self._conn.create_terminal(session_id=session_id, command="true", cwd=cwd)
-            lines.append("terminal/create: ok")
-            try:
-                await self._conn.release_terminal(session_id=session_id, terminal_id=terminal.terminal_id)
-            except RequestError:
-                pass
+            await self._conn.create_terminal(session_id=session_id, command="true")
+            lines.append("terminal/create true: ok")
         except RequestError as exc:
-            lines.append(f"terminal/create: error {exc.code}")
+            lines.append(f"terminal/create true: error {exc.code}")
+        try:
+            terminal = await self._conn.create_terminal(
+                session_id=session_id,
+                command="sh",
+                args=["-c", "printf 'hi\\n'; touch pc-e2e-peer-terminal-ran; exit 3"],
+                cwd=cwd,
+            )
+            tid = terminal.terminal_id
+            output = await self._conn.terminal_output(session_id=session_id, terminal_id=tid)
+            status = await self._conn.wait_for_terminal_exit(session_id=session_id, terminal_id=tid)
+            await self._conn.release_terminal(session_id=session_id, terminal_id=tid)
+            lines.append(f"terminal/create sh: ok, output {output.output!r}, exit {status.exit_code}")
+        except RequestError as exc:
+            lines.append(f"terminal/create sh: error {exc.code}")
         return "\n".join(lines)
 
 
