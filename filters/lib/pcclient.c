@@ -243,8 +243,11 @@ static int read_revision(const struct pc_client *c, const struct pc_api *api, co
 		char *path = text_fmt("/v1/scopes/%s/artifacts/%s/%s/revisions/%.0f", s, f, a, jv_number_value(revision));
 		rc = call(c, "GET", path, jv_invalid(), &doc, e);
 		jv sources = rc == 0 ? json_get(doc, "sources") : jv_invalid();
-		if (rc == 0 && jv_get_kind(sources) != JV_KIND_ARRAY)
-			rc = unknown_shape(e, path, api, "no sources array (entries[%d])", n);
+		if (rc == 0 && jv_get_kind(sources) != JV_KIND_ARRAY) {
+			char *what = text_fmt("GET %s", path);
+			rc = unknown_shape(e, what, api, "no sources array (entries[%d])", n);
+			free(what);
+		}
 		jv_free(sources);
 		free(path);
 		free(s);
