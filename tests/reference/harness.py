@@ -1,9 +1,10 @@
 """PowerContext 1.4.1's own e2e harness, provisioned in a directory.
 
-Shared by tests/reference/generate (which rebuilds the golden fixtures) and
-tests/reference/crosscheck (which checks acceptance output): both need the
-release's evaluator and replay models, and those ship only in its sdist, not
-in the wheel. provision(directory) leaves there
+For tests/reference/generate, which rebuilds the golden fixtures with the
+exact versions they were made with (the crosscheck of acceptance output uses
+whichever release is under test, through pipelines/pc-powercontext). The
+release's evaluator and replay models ship only in its sdist, not in the
+wheel. provision(directory) leaves there
 
   venv/   a venv of this python3 with the pinned release and the versions
           the goldens were made with,
