@@ -375,8 +375,10 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms, struct acp_
 	int rc = 0;
 	terminal_env(t->r, params, &env);
 	if (proc_spawn(&p, argv, env.v, NULL, log, 0, e) == 0) {
-		long long left = deadline_ms < 0 ? -1 : deadline_ms - proc_now_ms();
-		out->signalled = !proc_wait(&p, left < 0 && deadline_ms >= 0 ? 0 : (long)left);
+		long long left = deadline_ms - proc_now_ms();
+		long timeout_ms = deadline_ms < 0 ? -1 : left > 0 ? (long)left
+								  : 0;
+		out->signalled = !proc_wait(&p, timeout_ms);
 		proc_kill(&p, out->signalled ? 2000 : 0);
 		out->code = WIFEXITED(p.status) ? WEXITSTATUS(p.status) : 128 + WTERMSIG(p.status);
 		rc = io_read_text(log, &out->output, &out->len, e);
@@ -1329,7 +1331,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 	project = find_project();
 	if (resolve_agent(o, &agent, &e) != 0 || !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-	/* once per run: a Server that cannot say what it is fails every workload */
+	/* once per run: a Server that cannot say what it is fails every Memory workload */
 	struct pc_api api = { NULL, 0 };
 	char *api_error = NULL;
 	if (status == EXIT_OK && pc_api_detect(&client, &api, &e) != 0)

@@ -8,8 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "text.h"
-
 char *io_join(const char *a, const char *b)
 {
 	size_t n = strlen(a) + strlen(b) + 2;
@@ -160,22 +158,23 @@ jv io_find_files(const char *root, const char *const *names)
 int io_read_text(const char *path, char **out, size_t *len, struct pc_err *e)
 {
 	FILE *f = fopen(path, "rb");
-	struct sbuf b = { 0 };
-	char chunk[8192];
-	size_t got;
+	size_t cap = 8192, n = 0, got;
+	char *buf;
 
 	if (!f)
-		return pc_fail_errno(e, "%s", path);
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		sbuf_addn(&b, chunk, got);
+		return pc_fail_errno(e, "%s: cannot open", path);
+	buf = pc_xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0)
+		if ((n += got) == cap - 1)
+			buf = pc_xrealloc(buf, cap *= 2);
 	int failed = ferror(f);
 	fclose(f);
-	*len = b.len;
-	*out = sbuf_take(&b);
 	if (failed) {
-		free(*out);
-		*out = NULL;
+		free(buf);
 		return pc_fail_errno(e, "%s: cannot read", path);
 	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
 	return 0;
 }

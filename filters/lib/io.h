@@ -25,10 +25,10 @@ int io_write_artifact(const char *dir, const char *name, const char *data,
  * "a/x" before "a-b/x".  Links are followed; a missing root gives []. */
 jv io_find_files(const char *root, const char *const *names);
 
-/* Malloc'd "a/b" */
 /* The whole of a file (NUL-terminated; *len without the NUL). */
 int io_read_text(const char *path, char **out, size_t *len, struct pc_err *e);
 
+/* Malloc'd "a/b" */
 char *io_join(const char *a, const char *b);
 
 #endif

@@ -213,9 +213,13 @@ static char *path_segment(const char *s)
 	return out;
 }
 
-static int unknown_shape(struct pc_err *e, const char *call, const struct pc_api *api, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int unknown_shape(struct pc_err *e, const char *call, const struct pc_api *api, const char *fmt, ...)
+#define LIST_PATH "/v1/memory/entries/list"
+
+/* METHOD PATH's answer, from the release api names, is not what pc-e2e knows. */
+static int unknown_shape(struct pc_err *e, const char *method, const char *path, const struct pc_api *api,
+			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int unknown_shape(struct pc_err *e, const char *method, const char *path, const struct pc_api *api,
+			 const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
@@ -223,7 +227,8 @@ static int unknown_shape(struct pc_err *e, const char *call, const struct pc_api
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	return pc_fail(e, "%s: PowerContext %s answered in a shape pc-e2e does not know: %s", call, api->version, what);
+	return pc_fail(e, "%s %s: PowerContext %s answered in a shape pc-e2e does not know: %s", method, path,
+		       api->version, what);
 }
 
 /* An atomic Memory record's lineage: its revision, whose sources are the
@@ -236,18 +241,14 @@ static int read_revision(const struct pc_client *c, const struct pc_api *api, co
 	int rc = 0;
 
 	if (!family || !id || jv_get_kind(revision) != JV_KIND_NUMBER)
-		rc = unknown_shape(e, "POST /v1/memory/entries/list", api,
-				   "entries[%d].artifact needs family, artifact_id and revision", n);
+		rc = unknown_shape(e, "POST", LIST_PATH, api, "entries[%d].artifact needs family, artifact_id and revision", n);
 	else {
 		char *s = path_segment(scope), *f = path_segment(family), *a = path_segment(id);
 		char *path = text_fmt("/v1/scopes/%s/artifacts/%s/%s/revisions/%.0f", s, f, a, jv_number_value(revision));
 		rc = call(c, "GET", path, jv_invalid(), &doc, e);
 		jv sources = rc == 0 ? json_get(doc, "sources") : jv_invalid();
-		if (rc == 0 && jv_get_kind(sources) != JV_KIND_ARRAY) {
-			char *what = text_fmt("GET %s", path);
-			rc = unknown_shape(e, what, api, "no sources array (entries[%d])", n);
-			free(what);
-		}
+		if (rc == 0 && jv_get_kind(sources) != JV_KIND_ARRAY)
+			rc = unknown_shape(e, "GET", path, api, "no sources array (entries[%d])", n);
 		jv_free(sources);
 		free(path);
 		free(s);
@@ -267,17 +268,16 @@ static int read_revision(const struct pc_client *c, const struct pc_api *api, co
 static int take_entry(const struct pc_client *c, const struct pc_api *api, const char *scope,
 		      jv entry, int n, jv *entries, struct pc_err *e)
 {
-	static const char list[] = "POST /v1/memory/entries/list";
 	int rc = 0;
 
 	if (jv_get_kind(entry) != JV_KIND_OBJECT)
-		rc = unknown_shape(e, list, api, "entries[%d] is not an object", n);
+		rc = unknown_shape(e, "POST", LIST_PATH, api, "entries[%d] is not an object", n);
 	else if (!json_str(entry, "text") || !json_str(entry, "kind") || !json_str(entry, "state"))
-		rc = unknown_shape(e, list, api, "entries[%d] needs text, kind and state strings", n);
+		rc = unknown_shape(e, "POST", LIST_PATH, api, "entries[%d] needs text, kind and state strings", n);
 	else if (jv_object_has(jv_copy(entry), jv_string("artifact")))
 		rc = read_revision(c, api, scope, &entry, n, e);
 	else if (!jv_object_has(jv_copy(entry), jv_string("citation")))
-		rc = unknown_shape(e, list, api, "entries[%d] has neither artifact (atomic Memory) nor citation (a Memory entry)", n);
+		rc = unknown_shape(e, "POST", LIST_PATH, api, "entries[%d] has neither artifact (atomic Memory) nor citation (a Memory entry)", n);
 	if (rc == 0)
 		*entries = jv_array_append(*entries, entry);
 	else
@@ -288,7 +288,6 @@ static int take_entry(const struct pc_client *c, const struct pc_api *api, const
 int pc_memory_snapshot(const struct pc_client *c, const struct pc_api *api, const char *scope,
 		       jv *out, struct pc_err *e)
 {
-	static const char list[] = "POST /v1/memory/entries/list"; /* + 5: the path */
 	jv entries = jv_array(), cursor = jv_null();
 	int pages = 0, rc = 0;
 
@@ -297,12 +296,12 @@ int pc_memory_snapshot(const struct pc_client *c, const struct pc_api *api, cons
 		/* a release before 1.3.0 refuses the field: send it only when offered */
 		if (jv_get_kind(cursor) == JV_KIND_STRING)
 			body = jv_object_set(body, jv_string("cursor"), jv_copy(cursor));
-		if ((rc = call(c, "POST", list + 5, body, &page, e)) != 0)
+		if ((rc = call(c, "POST", LIST_PATH, body, &page, e)) != 0)
 			break;
 		pages++;
 		jv listed = json_get(page, "entries"), next = json_get(page, "next_cursor");
 		if (jv_get_kind(listed) != JV_KIND_ARRAY)
-			rc = unknown_shape(e, list, api, "no entries array (page %d)", pages);
+			rc = unknown_shape(e, "POST", LIST_PATH, api, "no entries array (page %d)", pages);
 		else
 			jv_array_foreach(listed, i, entry) {
 				(void)i;
@@ -312,10 +311,11 @@ int pc_memory_snapshot(const struct pc_client *c, const struct pc_api *api, cons
 					jv_free(entry);
 			}
 		if (rc == 0 && jv_get_kind(next) == JV_KIND_STRING && jv_equal(jv_copy(next), jv_copy(cursor)))
-			rc = pc_fail(e, "%s: PowerContext %s returned the cursor it was given: the listing does not advance", list, api->version);
+			rc = pc_fail(e, "POST " LIST_PATH ": PowerContext %s returned the cursor it was given: the listing does not advance",
+				     api->version);
 		else if (rc == 0 && jv_get_kind(next) != JV_KIND_STRING && jv_get_kind(next) != JV_KIND_NULL &&
 			 jv_get_kind(next) != JV_KIND_INVALID)
-			rc = unknown_shape(e, list, api, "next_cursor is neither a string nor null");
+			rc = unknown_shape(e, "POST", LIST_PATH, api, "next_cursor is neither a string nor null");
 		jv_free(cursor);
 		cursor = jv_get_kind(next) == JV_KIND_STRING ? jv_copy(next) : jv_null();
 		jv_free(next);

@@ -123,20 +123,14 @@ char *redact_string(const struct redactor *r, const char *s)
 
 int redact_file(const struct redactor *r, const char *path, struct pc_err *e)
 {
-	FILE *f;
-	struct sbuf b = { 0 };
-	char chunk[65536];
-	size_t got;
+	char *text;
+	size_t n;
 
 	if (r->n == 0)
 		return 0;
-	if (!(f = fopen(path, "rb")))
-		return pc_fail_errno(e, "%s: cannot open", path);
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		sbuf_addn(&b, chunk, got);
-	fclose(f);
-	size_t n = b.len;
-	char *text = sbuf_take(&b), *clean = redact_bytes(r, text, &n);
+	if (io_read_text(path, &text, &n, e) != 0)
+		return -1;
+	char *clean = redact_bytes(r, text, &n);
 	int rc = 0;
 	if (clean) {
 		char *dir = pc_xstrdup(path), *slash = strrchr(dir, '/');
