@@ -33,6 +33,10 @@ LIB_HDR   = $(wildcard filters/lib/*.h)
 BUILD    ?= build/release
 BIN      ?= bin
 LIB_OBJ   = $(LIB_SRC:filters/lib/%.c=$(BUILD)/lib/%.o)
+# pc-run-bub's own parts: its runners and agent resolution.
+RUN_BUB_SRC = $(wildcard filters/run-bub/*.c)
+RUN_BUB_HDR = $(wildcard filters/run-bub/*.h)
+RUN_BUB_OBJ = $(RUN_BUB_SRC:filters/run-bub/%.c=$(BUILD)/run-bub/%.o)
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -49,7 +53,7 @@ FUZZ_FLAGS    = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-fra
 SHELLCHECK   ?= shellcheck
 CLANG_FORMAT ?= clang-format
 # The C that .clang-format governs.
-LINT_C    = $(wildcard filters/*.c tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR)
+LINT_C    = $(wildcard filters/*.c tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(RUN_BUB_SRC) $(RUN_BUB_HDR)
 
 .SECONDARY:
 
@@ -65,10 +69,20 @@ $(BUILD)/lib/%.o: filters/lib/%.c $(LIB_HDR)
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: filters/%.c $(LIB_HDR)
+$(BUILD)/run-bub/%.o: filters/run-bub/%.c $(LIB_HDR) $(RUN_BUB_HDR)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -c -o $@ $<
+
+$(BUILD)/%.o: filters/%.c $(LIB_HDR) $(RUN_BUB_HDR)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/run-bub -c -o $@ $<
+
+$(BIN)/pc-run-bub: $(BUILD)/pc-run-bub.o $(RUN_BUB_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
 
 $(BIN)/%: $(BUILD)/%.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -84,7 +98,7 @@ check-asan:
 	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
 
 acceptance: all
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) pipelines/acceptance $(ARGS)
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) pipelines/acceptance $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).
 crosscheck: all

@@ -1,0 +1,38 @@
+/* agent: which ACP agent runs, and the environment it runs in
+ * (docs/DESIGN.md §5.3).  Both runners start the agent with this
+ * environment and nothing else of pc-run-bub's.
+ */
+#ifndef PC_RUN_BUB_AGENT_H
+#define PC_RUN_BUB_AGENT_H
+
+#include <jv.h>
+
+#include "err.h"
+#include "run.h"
+
+/* A NULL-terminated environment array, each entry owned. */
+struct envv {
+	char **v;
+	int n;
+};
+
+void env_set(struct envv *e, const char *name, const char *value);
+void env_free(struct envv *e);
+
+/* The agent's whole environment for run r. */
+void agent_env(const struct run *r, struct envv *e);
+
+/* The agent to run and, for a provisioned Bub, its directory and the
+ * adapter identity its provisioning recorded (pipelines/pc-powercontext bub). */
+struct agent {
+	char *command;
+	char *bub_dir; /* NULL unless the agent is a provisioned Bub */
+	jv adapter;    /* {adapter_version, adapter_protocol_version, …} or null */
+};
+
+/* --agent (option, or NULL), $PC_E2E_AGENT, the Bub in
+ * $POWERCONTEXT_E2E_BUB, else bub-acp-server on PATH. */
+int agent_resolve(const char *option, struct agent *a, struct pc_err *e);
+void agent_free(struct agent *a);
+
+#endif

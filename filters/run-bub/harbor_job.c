@@ -1,0 +1,419 @@
+/* harbor_job: the runner that hands a workload to the real Harbor CLI
+ * (docs/DESIGN.md §5.11).
+ *
+ * One Harbor job per workload: pc-run-bub writes its JobConfig (job name =
+ * run id, jobs dir = the workload's harbor-jobs/, one attempt, the task's
+ * dataset, pc-e2e's environment and agent classes from python/pc_e2e_harbor),
+ * runs `harbor run -c`, and reads back the trial Harbor wrote.  Harbor sees
+ * no more of this process's environment than the agent would, plus its own
+ * settings; the agent's environment travels in PC_E2E_HARBOR_AGENT_ENV, not
+ * in the JobConfig, because Harbor writes that to disk.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "io.h"
+#include "json.h"
+#include "proc.h"
+#include "run.h"
+#include "text.h"
+#include "toml.h"
+
+extern char **environ;
+
+#define ENVIRONMENT_CLASS "pc_e2e_harbor.environment:BwrapEnvironment"
+#define PROVISIONED_AGENT_CLASS "pc_e2e_harbor.agent:CommandAgent"
+#define INSTALLING_AGENT_CLASS "pc_e2e_harbor.agent:InstalledBubAgent"
+/* beyond the task's own timeouts: environment and agent set-up, Harbor's start */
+#define HARBOR_SLACK_S 600
+
+static const char *harbor_venv(void)
+{
+	const char *dir = getenv("POWERCONTEXT_E2E_HARBOR");
+
+	return dir && *dir ? dir : NULL;
+}
+
+/* A URL naming this machine (a remote sandbox cannot reach it). */
+static int is_loopback(const char *url)
+{
+	static const char *const hosts[] = { "://127.", "://localhost", "://[::1]", "://0.0.0.0" };
+
+	for (size_t i = 0; i < sizeof hosts / sizeof *hosts; i++)
+		if (strstr(url, hosts[i]))
+			return 1;
+	return 0;
+}
+
+static int run_quietly(char *const argv[], char *const env[], char **output, struct pc_err *e);
+
+/* Harbor is there, and a remote environment has what it needs: Harbor's own
+ * credential check for that type, and a Server it can reach. */
+static int check_harbor(const struct options *o, const struct pc_client *c, struct pc_err *e)
+{
+	const char *venv = harbor_venv();
+
+	if (!venv)
+		return pc_fail(e, "the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that "
+				  "pipelines/pc-powercontext harbor provides");
+	char *harbor = io_join(venv, "bin/harbor");
+	int rc = access(harbor, X_OK) == 0 ? 0 : pc_fail_errno(e, "POWERCONTEXT_E2E_HARBOR=%s: no %s", venv, harbor);
+	free(harbor);
+	if (rc != 0 || !o->harbor_env)
+		return rc;
+	if (is_loopback(c->base_url))
+		return pc_fail(e, "--harbor-env %s: the Server at %s is on this machine's loopback, which a %s "
+				  "sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
+			       o->harbor_env, c->base_url, o->harbor_env);
+	char *python = io_join(venv, "bin/python");
+	char *const argv[] = { python, "-m", "pc_e2e_harbor.preflight", (char *)o->harbor_env, NULL };
+	char *output = NULL;
+	rc = run_quietly(argv, environ, &output, e);
+	if (rc > 0)
+		rc = pc_fail(e, "--harbor-env %s: %s", o->harbor_env, output ? output : "Harbor's preflight failed");
+	free(output);
+	free(python);
+	return rc;
+}
+
+/* ---- the JobConfig ---- */
+
+static jv dataset_config(const struct run *r, const char *task_dir)
+{
+	if (task_dir) {
+		char *parent = pc_xstrdup(task_dir), *slash = strrchr(parent, '/');
+		jv name = jv_string(slash ? slash + 1 : task_dir);
+		if (slash)
+			*slash = '\0';
+		jv out = JV_OBJECT(jv_string("path"), jv_string(parent), jv_string("task_names"), JV_ARRAY(name));
+		free(parent);
+		return out;
+	}
+	return JV_OBJECT(jv_string("name"), json_at(r->workload, "dataset.name"),
+			 jv_string("version"), json_at(r->workload, "dataset.version"),
+			 jv_string("task_names"), JV_ARRAY(json_at(r->workload, "dataset.task_id")));
+}
+
+/* Here: the command pc-run-bub resolved, launched inside the sandbox.
+ * Remote: Bub installed inside the sandbox from what its provisioning
+ * recorded. */
+static jv agent_config(const struct run *r)
+{
+	const char *version = json_str(r->agent_adapter, "adapter_version");
+	jv kwargs;
+
+	if (r->opt->harbor_env)
+		kwargs = JV_OBJECT(jv_string("bub"), jv_string(r->bub_dir ? r->bub_dir : ""));
+	else
+		kwargs = JV_OBJECT(jv_string("command"), jv_string(r->agent_cmd),
+				   jv_string("version"), jv_string(version ? version : "unknown"));
+	jv agent = JV_OBJECT(jv_string("import_path"),
+			     jv_string(r->opt->harbor_env ? INSTALLING_AGENT_CLASS : PROVISIONED_AGENT_CLASS),
+			     jv_string("kwargs"), kwargs);
+	if (r->opt->agent_timeout > 0)
+		agent = jv_object_set(agent, jv_string("override_timeout_sec"), jv_number(r->opt->agent_timeout));
+	return agent;
+}
+
+static jv job_config(const struct run *r, const char *task_dir)
+{
+	jv environment = r->opt->harbor_env ? JV_OBJECT(jv_string("type"), jv_string(r->opt->harbor_env))
+					    : JV_OBJECT(jv_string("import_path"), jv_string(ENVIRONMENT_CLASS));
+
+	environment = jv_object_set(environment, jv_string("delete"), jv_true());
+	/* clang-format off */
+	return JV_OBJECT(
+		jv_string("job_name"), jv_string(r->run_id),
+		jv_string("jobs_dir"), jv_string(r->jobs_dir),
+		jv_string("n_attempts"), jv_number(1),
+		jv_string("n_concurrent_trials"), jv_number(r->opt->jobs),
+		jv_string("quiet"), jv_true(),
+		jv_string("environment"), environment,
+		jv_string("agents"), JV_ARRAY(agent_config(r)),
+		jv_string("datasets"), JV_ARRAY(dataset_config(r, task_dir)));
+	/* clang-format on */
+}
+
+/* ---- Harbor's process ---- */
+
+/* The agent's environment as one JSON object. */
+static char *agent_env_json(const struct run *r)
+{
+	struct envv env = { NULL, 0 };
+	jv obj = jv_object();
+
+	agent_env(r, &env);
+	for (int i = 0; i < env.n; i++) {
+		char *eq = strchr(env.v[i], '=');
+		*eq = '\0';
+		obj = jv_object_set(obj, jv_string(env.v[i]), jv_string(eq + 1));
+		*eq = '=';
+	}
+	env_free(&env);
+	jv text = jv_dump_string(obj, 0);
+	char *out = pc_xstrdup(jv_string_value(text));
+	jv_free(text);
+	return out;
+}
+
+/* Harbor's environment: what it needs to run and to find pc-e2e's classes,
+ * never the rest of this process's (secrets included).  A remote type's
+ * credentials are its <TYPE>_* variables (DAYTONA_API_KEY, E2B_API_KEY, …). */
+static void harbor_env(const struct run *r, struct envv *env)
+{
+	static const char *const passed[] = { "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "PC_E2E_SANDBOX_BINDS" };
+	char *pythonpath = io_join(r->project, "python");
+	char *agent = agent_env_json(r);
+
+	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++) {
+		const char *v = getenv(passed[i]);
+		if (v && *v)
+			env_set(env, passed[i], v);
+	}
+	env_set(env, "HARBOR_TELEMETRY", "0");
+	env_set(env, "LITELLM_LOCAL_MODEL_COST_MAP", "True");
+	env_set(env, "PYTHONDONTWRITEBYTECODE", "1");
+	env_set(env, "PYTHONPATH", pythonpath);
+	env_set(env, "PC_E2E_PROJECT", r->project);
+	env_set(env, "PC_E2E_HARBOR_VENV", harbor_venv());
+	env_set(env, "PC_E2E_HARBOR_AGENT_ENV", agent);
+	if (r->opt->harbor_env) {
+		struct sbuf prefix = { 0 };
+		for (const char *p = r->opt->harbor_env; *p; p++)
+			sbuf_addf(&prefix, "%c", isalnum((unsigned char)*p) ? toupper((unsigned char)*p) : '_');
+		sbuf_add(&prefix, "_");
+		char *want = sbuf_take(&prefix);
+		for (char **p = environ; *p; p++)
+			if (!strncmp(*p, want, strlen(want)) && strchr(*p, '=')) {
+				char *name = pc_xstrdup(*p);
+				*strchr(name, '=') = '\0';
+				env_set(env, name, strchr(*p, '=') + 1);
+				free(name);
+			}
+		free(want);
+	}
+	free(agent);
+	free(pythonpath);
+}
+
+/* Run argv to its end with its output (stdout and stderr) in *output;
+ * rc: -1 it could not run, else its exit status. */
+static int run_quietly(char *const argv[], char *const env[], char **output, struct pc_err *e)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *log = text_fmt("%s/pc-harbor-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int fd = mkstemp(log), rc = -1;
+	struct proc p;
+	size_t len;
+
+	if (fd < 0) {
+		pc_fail_errno(e, "cannot create %s", log);
+		free(log);
+		return -1;
+	}
+	close(fd);
+	if (proc_spawn(&p, argv, env, NULL, log, 0, e) == 0) {
+		proc_wait(&p, -1);
+		proc_kill(&p, 0);
+		rc = WIFEXITED(p.status) ? WEXITSTATUS(p.status) : 128 + WTERMSIG(p.status);
+		if (io_read_text(log, output, &len, e) == 0)
+			for (; len && isspace((unsigned char)(*output)[len - 1]); len--)
+				(*output)[len - 1] = '\0';
+	}
+	unlink(log);
+	free(log);
+	return rc;
+}
+
+/* The last lines of a log, for an error message. */
+static char *log_tail(const char *path, int lines)
+{
+	char *text;
+	size_t len;
+	struct pc_err e;
+
+	if (io_read_text(path, &text, &len, &e) != 0)
+		return pc_xstrdup("(no output)");
+	for (; len && isspace((unsigned char)text[len - 1]); len--)
+		text[len - 1] = '\0';
+	char *p = text + len;
+	while (p > text && lines > 0)
+		if (*--p == '\n')
+			lines--;
+	char *out = pc_xstrdup(p + (*p == '\n'));
+	free(text);
+	return out;
+}
+
+/* How long Harbor may take: each step's agent and verifier timeouts, plus
+ * set-up; a task that cannot be read here gets an hour. */
+static long harbor_deadline_s(const struct run *r, const char *task_dir)
+{
+	char *path = task_dir ? io_join(task_dir, "task.toml") : NULL;
+	struct pc_err e;
+	jv task;
+	double total = HARBOR_SLACK_S;
+
+	if (!path || toml_load(path, &task, &e) != 0) {
+		free(path);
+		return 3600 + HARBOR_SLACK_S;
+	}
+	jv steps = json_get(task, "steps");
+	double agent = r->opt->agent_timeout > 0 ? r->opt->agent_timeout : json_number_at(task, "agent.timeout_sec", 600);
+	double verifier = json_number_at(task, "verifier.timeout_sec", 600);
+	int n = jv_get_kind(steps) == JV_KIND_ARRAY ? jv_array_length(jv_copy(steps)) : 1;
+	total += (n > 0 ? n : 1) * (agent + verifier);
+	jv_free(steps);
+	jv_free(task);
+	free(path);
+	return (long)total;
+}
+
+static int run_harbor(struct run *r, const char *task_dir, const char *config, struct pc_err *e)
+{
+	char *harbor = io_join(harbor_venv(), "bin/harbor");
+	char *log = io_join(r->job_dir, "harbor.txt");
+	char *const argv[] = { harbor, "run", "-c", (char *)config, NULL };
+	struct envv env = { NULL, 0 };
+	struct proc p;
+	int rc = 0;
+
+	harbor_env(r, &env);
+	long deadline = harbor_deadline_s(r, task_dir);
+	if (proc_spawn(&p, argv, env.v, r->job_dir, log, 0, e) != 0)
+		rc = -1;
+	else if (!proc_wait(&p, deadline * 1000)) {
+		proc_kill(&p, 5000);
+		rc = pc_fail(e, "Harbor did not finish within %ld s and was stopped", deadline);
+	} else {
+		proc_kill(&p, 0);
+		if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {
+			char status[64], *tail = log_tail(log, 8);
+			proc_describe(p.status, status, sizeof status);
+			rc = pc_fail(e, "harbor run ended with %s; last lines of %s:\n%s", status, log, tail);
+			free(tail);
+		}
+	}
+	env_free(&env);
+	free(log);
+	free(harbor);
+	return rc;
+}
+
+/* ---- the trial Harbor wrote ---- */
+
+/* The one directory of the job holding a result.json: Harbor's trial. */
+static char *find_trial(const char *job_dir)
+{
+	DIR *d = opendir(job_dir);
+	struct dirent *ent;
+	char *found = NULL;
+
+	while (d && (ent = readdir(d))) {
+		if (ent->d_name[0] == '.')
+			continue;
+		char *result = text_fmt("%s/%s/result.json", job_dir, ent->d_name);
+		struct stat st;
+		if (stat(result, &st) == 0 && S_ISREG(st.st_mode) && !found)
+			found = pc_xstrdup(ent->d_name);
+		free(result);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* From a step result (borrowed): the agent that answered initialize. */
+static void note_agent(struct run *r, jv step)
+{
+	jv init = json_at(step, "agent_result.metadata.acp.initialize");
+	jv info = json_get(init, "agentInfo");
+
+	if (jv_get_kind(r->agent_info) == JV_KIND_NULL && jv_get_kind(info) == JV_KIND_OBJECT) {
+		jv_free(r->agent_info);
+		r->agent_info = jv_copy(info);
+		r->protocol = json_number_at(init, "protocolVersion", 0);
+	}
+	jv_free(info);
+	jv_free(init);
+}
+
+/* What the trial says: its rewards, its agent, and every exception as an
+ * error, the way the local runner reports them. */
+static void read_trial(struct run *r)
+{
+	struct pc_err e;
+	char *path = io_join(r->trial_dir, "result.json");
+	jv result;
+	int rc = json_read_file(path, &result, &e);
+
+	free(path);
+	if (rc != 0) {
+		run_error(r, "%s", e.msg);
+		return;
+	}
+	jv trial_exception = json_get(result, "exception_info");
+	if (jv_get_kind(trial_exception) == JV_KIND_OBJECT)
+		run_step_exception(r, "(trial)", trial_exception);
+	jv_free(trial_exception);
+	jv steps = json_get(result, "step_results");
+	if (jv_get_kind(steps) == JV_KIND_ARRAY)
+		jv_array_foreach(steps, i, step) {
+			(void)i;
+			jv exception = json_get(step, "exception_info");
+			if (jv_get_kind(exception) == JV_KIND_OBJECT)
+				run_step_exception(r, json_str(step, "step_name"), exception);
+			note_agent(r, step);
+			if (r->gated && json_number_at(step, "verifier_result.rewards.reward", 0) < 1)
+				r->gate_closed = 1;
+			jv_free(exception);
+			jv_free(step);
+		}
+	jv_free(steps);
+	jv rewards = json_at(result, "verifier_result.rewards");
+	jv_free(r->rewards);
+	r->rewards = jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_null());
+	jv_free(result);
+}
+
+static void run_job(struct run *r, const char *task_dir)
+{
+	struct pc_err e;
+	const char *tmp = getenv("TMPDIR");
+	char *private = text_fmt("%s/pc-harbor-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *config = NULL;
+
+	r->job_dir = io_join(r->jobs_dir, r->run_id);
+	if (io_mkdirs(r->job_dir, &e) != 0 || !mkdtemp(private)) {
+		run_error(r, "%s", io_mkdirs(r->job_dir, &e) != 0 ? e.msg : "cannot create a private directory for the JobConfig");
+		free(private);
+		return;
+	}
+	config = io_join(private, "job.json");
+	char *text = json_pretty(job_config(r, task_dir));
+	int rc = io_write_artifact(private, "job.json", text, strlen(text), &e);
+	free(text);
+	if (rc == 0)
+		rc = run_harbor(r, task_dir, config, &e);
+	if (rc != 0)
+		run_error(r, "%s", e.msg);
+	r->trial_name = find_trial(r->job_dir);
+	if (r->trial_name) {
+		r->trial_dir = io_join(r->job_dir, r->trial_name);
+		read_trial(r);
+	} else if (rc == 0)
+		run_error(r, "Harbor wrote no trial under %s", r->job_dir);
+	unlink(config);
+	rmdir(private);
+	free(config);
+	free(private);
+}
+
+const struct runner harbor_runner = { check_harbor, run_job };

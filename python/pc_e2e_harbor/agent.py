@@ -1,0 +1,98 @@
+"""pc-e2e's agents for Harbor's ACP runner.
+
+Harbor's own ACP runner drives them inside the environment, as it drives any ACP agent; only the install
+step is pc-e2e's. The agent's environment is the one pc-run-bub builds for its local runner (no secret the
+agent does not need): pc-run-bub hands it over in PC_E2E_HARBOR_AGENT_ENV (a JSON object) rather than in the
+JobConfig, because Harbor writes the JobConfig to disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from harbor.agents.installed import acp as harbor_acp
+from harbor.environments.base import BaseEnvironment
+from harbor.models.agent.context import AgentContext
+
+AGENT_ID = "pc-e2e-bub"
+REMOTE_VENV = "/installed-agent/bub"
+
+
+def _registry_entry(version: str, package: str) -> dict[str, Any]:
+    return {
+        "id": AGENT_ID,
+        "name": "Bub with the PowerContext plugin, as pc-e2e runs it",
+        "version": version,
+        "description": "Bub and the release's own PowerContext plugin (pipelines/pc-powercontext bub)",
+        "distribution": {"uvx": {"package": package}},
+    }
+
+
+class _PcE2eAgent(harbor_acp.AcpAgent):
+    """Uploads Harbor's runner and a launcher for `command`; runs each step in pc-run-bub's agent environment."""
+
+    def __init__(self, version: str, **kwargs: Any) -> None:
+        super().__init__(registry_entry=_registry_entry(version, "bub"), distribution_preference=["uvx"],
+                         auth_policy="disabled", permission_mode="allow", **kwargs)
+
+    def _launch_command(self) -> str:
+        raise NotImplementedError
+
+    async def _upload_runner(self, environment: BaseEnvironment) -> None:
+        launcher = self.logs_dir / "acp-launch.sh"
+        launcher.write_text(f"#!/usr/bin/env sh\nset -eu\nexec {self._launch_command()} \"$@\"\n", encoding="utf-8")
+        await environment.upload_file(source_path=launcher, target_path=self._LAUNCHER_REMOTE_PATH)
+        runner = Path(harbor_acp.__file__).with_name("acp_runner.py")
+        await environment.upload_file(source_path=runner, target_path=self._RUNNER_REMOTE_PATH)
+        await environment.exec(command=f"chmod +x {self._LAUNCHER_REMOTE_PATH} {self._RUNNER_REMOTE_PATH}", user="root")
+
+    async def run(self, instruction: str, environment: BaseEnvironment, context: AgentContext) -> None:
+        with environment.scoped_exec_env(json.loads(os.environ.get("PC_E2E_HARBOR_AGENT_ENV", "{}"))):
+            await super().run(instruction, environment, context)
+
+
+class CommandAgent(_PcE2eAgent):
+    """The agent command pc-run-bub resolved (shell words), already installed and visible in the sandbox."""
+
+    def __init__(self, command: str, version: str = "unknown", **kwargs: Any) -> None:
+        self._command = command
+        super().__init__(version, **kwargs)
+
+    def _launch_command(self) -> str:
+        return self._command
+
+    async def install(self, environment: BaseEnvironment) -> None:
+        await self._upload_runner(environment)
+
+
+class InstalledBubAgent(_PcE2eAgent):
+    """For a remote sandbox: installs, inside it, what `bub` (a provisioned Bub venv) was built from.
+
+    The venv's pc-e2e-adapter.json names the requirements, the plugin's source directory and the constraints
+    its provisioning used; the sandbox needs Python >= 3.12 and PyPI, and gets Harbor's ACP runner venv the way
+    Harbor's own ACP agent makes it.
+    """
+
+    def __init__(self, bub: str, **kwargs: Any) -> None:
+        self._identity = json.loads(Path(bub, "pc-e2e-adapter.json").read_text(encoding="utf-8"))
+        self._bub = Path(bub)
+        super().__init__(self._identity["adapter_version"], **kwargs)
+
+    def _launch_command(self) -> str:
+        command = self._identity["command"]
+        return shlex.join([f"{REMOTE_VENV}/{command[0]}", *command[1:]])
+
+    async def install(self, environment: BaseEnvironment) -> None:
+        await self.exec_as_root(environment, command=self._build_dependencies_command("uvx"))
+        await environment.upload_dir(source_dir=self._identity["plugin"], target_dir="/installed-agent/plugin")
+        await environment.upload_file(source_path=self._bub / ".pc-e2e-constraints.txt",
+                                      target_path="/installed-agent/constraints.txt")
+        requirements = " ".join(shlex.quote(r) for r in self._identity["requirements"])
+        await self.exec_as_root(environment, command=(
+            f"python3 -m venv {REMOTE_VENV} && PIP_CONSTRAINT=/installed-agent/constraints.txt "
+            f"{REMOTE_VENV}/bin/pip install {requirements} /installed-agent/plugin"))
+        await self._upload_runner(environment)

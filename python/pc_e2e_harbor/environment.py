@@ -1,0 +1,138 @@
+"""A Harbor environment that runs every command in a bubblewrap sandbox on this machine.
+
+There is no container image: the sandbox sees this machine's /usr and /etc read-only, the pc-e2e project
+(its provisioned Python, Bub and Harbor) read-only at its own path, and writable directories of the trial
+at the paths Harbor expects. The network is shared, so the agent reaches the Server on loopback. Each
+exec gets a fresh /tmp and its own PID namespace, so a timeout takes down everything the command started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import sys
+from pathlib import Path, PurePosixPath
+
+from harbor.environments.base import BaseEnvironment, ExecResult
+from harbor.environments.capabilities import EnvironmentCapabilities
+
+# Harbor writes these itself (the agent's launcher and runner, each step's tests, the task's workdir).
+WRITABLE_ROOTS = ("/installed-agent", "/tests", "/workspace")
+# The interpreter Harbor's ACP runner expects, with the ACP SDK: the Harbor venv, read-only.
+RUNNER_VENV = "/opt/harbor-acp-venv"
+BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+class BwrapEnvironment(BaseEnvironment):
+    """Harbor's environment contract over bubblewrap; the trial directory holds all its state."""
+
+    @staticmethod
+    def type() -> str:
+        return "pc-e2e-bwrap"
+
+    @property
+    def capabilities(self) -> EnvironmentCapabilities:
+        # Harbor's log directories are bound, not copied back and forth.
+        return EnvironmentCapabilities(mounted=True)
+
+    def _validate_definition(self) -> None:
+        project = os.environ.get("PC_E2E_PROJECT")
+        if not project or not Path(project, "pipelines", "pc-powercontext").is_file():
+            raise RuntimeError("PC_E2E_PROJECT must name the pc-e2e checkout that pc-run-bub runs from")
+        if shutil.which("bwrap") is None:
+            raise RuntimeError("bwrap (bubblewrap) is not on PATH")
+
+    @property
+    def _state_dir(self) -> Path:
+        return Path(self.trial_paths.trial_dir).resolve()
+
+    def _binds(self) -> list[tuple[str, Path]]:
+        """(path in the sandbox, directory here) for every writable path, longest first."""
+        binds = [("/workspace", self._state_dir / "workspace")]
+        binds += [(root, self._state_dir / "sandbox" / root.lstrip("/")) for root in WRITABLE_ROOTS[:-1]]
+        for mount in self._mounts:
+            if mount.get("type", "bind") == "bind" and mount.get("source") and mount.get("target"):
+                binds.append((mount["target"], Path(mount["source"])))
+        return sorted(binds, key=lambda b: len(b[0]), reverse=True)
+
+    def _host_path(self, path: str) -> Path:
+        """Where a sandbox path lives here; only the writable paths can be reached from outside."""
+        target = PurePosixPath(path if path.startswith("/") else f"/workspace/{path}")
+        for inside, here in self._binds():
+            try:
+                rest = target.relative_to(inside)
+            except ValueError:
+                continue
+            return here / rest
+        raise RuntimeError(f"{path} is not writable in the pc-e2e sandbox (writable: {', '.join(b[0] for b in self._binds())})")
+
+    async def start(self, force_build: bool) -> None:
+        for _, here in self._binds():
+            here.mkdir(parents=True, exist_ok=True)
+
+    async def stop(self, delete: bool) -> None:
+        # The sandbox is gone with its last process; the trial directory stays as evidence.
+        return None
+
+    async def upload_file(self, source_path: Path | str, target_path: str) -> None:
+        target = self._host_path(target_path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source_path, target)
+
+    async def upload_dir(self, source_dir: Path | str, target_dir: str) -> None:
+        shutil.copytree(source_dir, self._host_path(target_dir), dirs_exist_ok=True)
+
+    async def download_file(self, source_path: str, target_path: Path | str) -> None:
+        Path(target_path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(self._host_path(source_path), target_path)
+
+    async def download_dir(self, source_dir: str, target_dir: Path | str) -> None:
+        shutil.copytree(self._host_path(source_dir), target_dir, dirs_exist_ok=True)
+
+    def _argv(self, command: str, cwd: str | None) -> list[str]:
+        project = os.environ["PC_E2E_PROJECT"]
+        harbor_venv = os.environ.get("PC_E2E_HARBOR_VENV", sys.prefix)
+        argv = ["bwrap", "--die-with-parent", "--unshare-pid", "--tmpfs", "/", "--tmpfs", "/tmp",
+                "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+        for name in ("bin", "lib", "lib64", "sbin"):
+            argv += ["--symlink", f"usr/{name}", f"/{name}"]
+        argv += ["--ro-bind", project, project, "--ro-bind", harbor_venv, RUNNER_VENV]
+        for extra in filter(None, os.environ.get("PC_E2E_SANDBOX_BINDS", "").split(":")):
+            argv += ["--ro-bind-try", extra, extra]
+        argv += ["--dev", "/dev", "--proc", "/proc"]
+        for inside, here in sorted(self._binds(), key=lambda b: len(b[0])):
+            argv += ["--bind", str(here), inside]
+        argv += ["--chdir", cwd or "/workspace", "--", "bash", "-c", command]
+        return argv
+
+    async def exec(self, command: str, cwd: str | None = None, env: dict[str, str] | None = None,
+                   timeout_sec: int | None = None, user: str | int | None = None) -> ExecResult:
+        # One user here: `user` (Harbor asks for root to install and chmod) changes nothing.
+        self._resolve_user(user)
+        process_env = {"PATH": BASE_PATH, "HOME": "/tmp", "TMPDIR": "/tmp"}
+        for name in ("LANG", "LC_ALL"):
+            if os.environ.get(name):
+                process_env[name] = os.environ[name]
+        process_env.update(self._merge_env(env) or {})
+        process = await asyncio.create_subprocess_exec(
+            *self._argv(command, cwd), env=process_env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+        try:
+            output, _ = await asyncio.wait_for(process.communicate(), timeout=timeout_sec)
+        except (asyncio.TimeoutError, asyncio.CancelledError) as stopped:
+            _kill(process)
+            await process.wait()
+            if isinstance(stopped, asyncio.CancelledError):
+                raise
+            raise RuntimeError(f"Command timed out after {timeout_sec} seconds") from None
+        return ExecResult(stdout=output.decode("utf-8", "replace"), stderr=None, return_code=process.returncode)
+
+
+def _kill(process: asyncio.subprocess.Process) -> None:
+    # bwrap is the group's leader and its PID 1 the sandbox's init: killing the group ends the sandbox.
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
