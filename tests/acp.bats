@@ -91,12 +91,13 @@ make_task() {
 	peer_run echo
 	local step want
 	for step in "${STEPS[@]}"; do
-		want=$(<"$TASK/steps/$step/instruction.md")
-		[[ $(chunks "$step") == "$(jq -nc --arg t "$want" '[$t]')" ]] ||
+		# byte for byte, trailing newline included, as Harbor sends it
+		want=$(jq -nc --rawfile t "$TASK/steps/$step/instruction.md" '[$t]')
+		[[ $(chunks "$step") == "$want" ]] ||
 			fail "$step: chunks $(chunks "$step"), expected the instruction: $want"
-		[[ $(agent_messages "$step") == "$(jq -nc --arg t "$want" '[$t]')" ]] ||
+		[[ $(agent_messages "$step") == "$want" ]] ||
 			fail "$step: trajectory agent messages $(agent_messages "$step")"
-		[[ $(jq -r .instruction "$(trial_dir)/steps/$step/agent/acp-summary.json") == "$want" ]] ||
+		[[ $(jq -c '[.instruction]' "$(trial_dir)/steps/$step/agent/acp-summary.json") == "$want" ]] ||
 			fail "$step: acp-summary.json instruction"
 		[[ $(jq -r '.prompt_response.stopReason' "$(trial_dir)/steps/$step/agent/acp-summary.json") == end_turn ]] ||
 			fail "$step: stopReason"
@@ -108,8 +109,8 @@ make_task() {
 		fail "the steps shared an ACP session"
 }
 
-@test "echo: canary lines are stripped and non-ASCII, quotes and newlines survive the round trip" {
-	printf '%s\n' \
+@test "echo: canary lines and the blank lines after them are stripped as Harbor strips them; CRLF becomes LF; the rest survives byte for byte" {
+	printf '%s\r\n' \
 		'<!-- harbor canary GUID 5e1c0a2f-canary -->' \
 		'# canary string: do not train on this' \
 		'' \
@@ -117,7 +118,8 @@ make_task() {
 		'second line, {"json": [1, 2]}' \
 		'' >"$T/instruction.md"
 	local want
-	want=$(printf '%s\n%s' "Grüße, 世界 — \"quoted\", 'single', back\\slash and	tab" 'second line, {"json": [1, 2]}')
+	want=$(printf '%s\n%s\n\nx' "Grüße, 世界 — \"quoted\", 'single', back\\slash and	tab" 'second line, {"json": [1, 2]}')
+	want=${want%x}
 	make_task "$T/cat" acp-echo-task "$T/instruction.md"
 	run --separate-stderr pc-select --manifests "$T/cat/manifests" --root "$T/cat" --id acp-echo-task
 	assert_exit 0
@@ -185,7 +187,7 @@ make_task() {
 		[[ $(stat -c %s "$log") -ge 1048576 ]] || fail "$step: acp.txt has only $(stat -c %s "$log") bytes"
 		[[ $(jq -Rn '[inputs | select(length == 1048575 and test("^x+$"))] | length' "$log") == 1 ]] ||
 			fail "$step: acp.txt does not hold the flood line"
-		[[ $(chunks "$step") == "$(jq -nc --arg t "$(<"$TASK/steps/$step/instruction.md")" '[$t]')" ]] ||
+		[[ $(chunks "$step") == "$(jq -nc --rawfile t "$TASK/steps/$step/instruction.md" '[$t]')" ]] ||
 			fail "$step: the echo after the flood was lost: $(chunks "$step")"
 	done
 }

@@ -301,13 +301,20 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	jv summary = harbor_acp_summary(instruction, init, session, response, etype,
 					etype ? e.msg : NULL, c.permissions_requested);
 	acp_stop(&c, 2000);
+	/* Harbor's ACP runner is killed at the deadline before it writes its
+	 * summary or a trajectory: the events file is what is left, as here. */
+	int stopped = etype && !strcmp(etype, "AgentTimeoutError");
 	struct pc_err we;
-	if (had_updates && write_json(sp->agent, "trajectory.json", traj, &we) != 0)
+	if (!stopped && had_updates && write_json(sp->agent, "trajectory.json", traj, &we) != 0)
 		run_error(r, "%s", we.msg);
-	else if (!had_updates)
+	else if (stopped || !had_updates)
 		jv_free(traj);
-	if (write_json(sp->agent, "acp-summary.json", jv_copy(summary), &we) != 0)
+	if (!stopped && write_json(sp->agent, "acp-summary.json", jv_copy(summary), &we) != 0)
 		run_error(r, "%s", we.msg);
+	if (stopped) {
+		jv_free(summary);
+		summary = jv_null();
+	}
 	remove_fifos(acp_dir);
 	env_free(&env);
 	sandbox_argv_free(argv);
@@ -317,7 +324,7 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	return JV_OBJECT(jv_string("n_input_tokens"), jv_null(), jv_string("n_cache_tokens"), jv_null(),
 			 jv_string("n_output_tokens"), jv_null(), jv_string("cost_usd"), jv_null(),
 			 jv_string("rollout_details"), jv_null(),
-			 jv_string("metadata"), JV_OBJECT(jv_string("acp"), summary));
+			 jv_string("metadata"), stopped ? summary : JV_OBJECT(jv_string("acp"), summary));
 }
 
 /* ---- one step: verifier ---- */

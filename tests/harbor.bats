@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# pc-run-bub --runner harbor: the real Harbor CLI the release pins
+# (pipelines/pc-powercontext harbor) on pc-e2e's bubblewrap environment,
+# with the release's real Bub and a real PowerContext Server
+# (docs/DESIGN.md §5.11); its refusals; and, on a stand-in for the Harbor
+# CLI (tests/peers/fake-harbor), the JobConfig and environment it hands a
+# remote environment type that cannot run here.
+
+load test_helper
+load exec_helper
+
+ID=project-database-decision
+
+setup_file() {
+	exec_setup_file server
+	EXEC_HARBOR=$("$REPO/pipelines/pc-powercontext" harbor 3>&-) || {
+		echo "setup_file: pipelines/pc-powercontext harbor failed" >&2
+		return 1
+	}
+	export EXEC_HARBOR
+}
+
+teardown_file() {
+	exec_teardown_file
+}
+
+setup() {
+	exec_setup
+	unset POWERCONTEXT_E2E_HARBOR
+	while read -r f; do
+		case "$f" in DAYTONA_* | MODAL_* | E2B_*) unset "$f" ;; esac
+	done < <(compgen -e)
+}
+
+# fake_harbor: a Harbor venv whose harbor is tests/peers/fake-harbor and whose
+# python is the real one (pc-run-bub runs Harbor's preflight with it).
+fake_harbor() {
+	mkdir -p "$T/fake-harbor/bin"
+	ln -s "$REPO/tests/peers/fake-harbor" "$T/fake-harbor/bin/harbor"
+	ln -s "$EXEC_HARBOR/bin/python" "$T/fake-harbor/bin/python"
+	export POWERCONTEXT_E2E_HARBOR="$T/fake-harbor"
+}
+
+@test "harbor runner: the real Harbor runs project-database-decision on the bubblewrap environment; the job directory is Harbor's own, and accepted" {
+	exec_select "$ID"
+	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_run_bub "$T/selection.jsonl" --runner harbor
+	assert_exit 0
+	[[ $(rec_r '.runner + " " + .status') == "harbor completed" ]] || fail "$(rec '{runner, status, errors}')"
+	local job trial
+	job=$(rec_r .job_dir)
+	trial=$(trial_dir)
+	[[ $job == "$OUT/$ID/harbor-jobs/$(rec_r .run_id)" && $trial == "$job/"* ]] || fail "job $job, trial $trial"
+	assert_json_files "$job/config.json" "$job/result.json" "$trial/result.json"
+	assert_files "$job/job.log" "$trial/trial.log" "$job/harbor.txt"
+	[[ $(jq -r '.environment.import_path + " " + .agents[0].import_path + " " + .job_name' "$job/config.json") == \
+		"pc_e2e_harbor.environment:BwrapEnvironment pc_e2e_harbor.agent:CommandAgent $(rec_r .run_id)" ]] ||
+		fail "Harbor's config.json: $(jq -c '{environment, agents, job_name}' "$job/config.json")"
+	# what really ran: the release's Bub, as the local runner records it
+	[[ $(rec_r '.agent.info.name') == bub ]] || fail "agent: $(rec .agent)"
+	exec_normalize
+	local step digest
+	for step in capture recall; do
+		digest=$(jq -r --arg s "$step" '.resolved_instructions[] | select(.step == $s) | .sha256' "$T/replays.jsonl")
+		[[ $digest == $(sha256sum <"$EXEC_TASKS/$ID/steps/$step/instruction.md" | cut -d' ' -f1) ]] ||
+			fail "step $step: instruction digest $digest is not the sha256 of its instruction.md"
+	done
+	exec_evaluate
+	exec_assert_accepted
+}
+
+@test "harbor runner: an agent past its deadline is stopped with everything it started, setsid children too" {
+	exec_select failure-policy-timeout
+	exec_peer hang
+	local marker="pc-e2e-orphan-$RANDOM$RANDOM"
+	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_run_bub "$T/selection.jsonl" --runner harbor \
+		--agent "setsid sleep 300 $marker & $PEER_AGENT"
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "$(rec '{status, errors}')"
+	assert_contains "$(rec_r '.errors[]')" "step run: AgentTimeoutError"
+	assert_peer_gone
+	sleep 1
+	! pgrep -f "sleep 300 $marker" >/dev/null || fail "the agent's setsid child outlived the sandbox: $(pgrep -af "$marker")"
+}
+
+@test "harbor runner: without POWERCONTEXT_E2E_HARBOR it refuses before anything runs" {
+	exec_select "$ID"
+	exec_run_bub "$T/selection.jsonl" --runner harbor
+	assert_exit 1
+	assert_stdout_empty
+	assert_stderr_contains "POWERCONTEXT_E2E_HARBOR"
+	assert_stderr_contains "pipelines/pc-powercontext harbor"
+	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
+}
+
+@test "harbor runner: --harbor-env and --jobs need --runner harbor; --jobs needs a whole number" {
+	exec_select "$ID"
+	exec_run_bub "$T/selection.jsonl" --harbor-env daytona
+	assert_exit 64
+	assert_stderr_contains "need --runner harbor"
+	exec_run_bub "$T/selection.jsonl" --runner harbor --jobs 0
+	assert_exit 64
+	assert_stderr_contains "--jobs must be a whole number"
+}
+
+@test "harbor runner: a remote environment without its credentials, or with a loopback Server, fails before running anything" {
+	exec_select "$ID"
+	export POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR
+	POWERCONTEXT_CLIENT_SERVER_URL=http://192.0.2.10:8000 exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona
+	assert_exit 1
+	assert_stdout_empty
+	assert_stderr_contains "--harbor-env daytona: Daytona requires either DAYTONA_API_KEY"
+	exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env nowhere
+	assert_exit 1
+	assert_stderr_contains "--harbor-env nowhere"
+	DAYTONA_API_KEY=k exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona
+	assert_exit 1
+	assert_stderr_contains "is on this machine's loopback, which a daytona sandbox cannot reach"
+	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
+}
+
+@test "harbor runner: the JobConfig for a remote environment names its type, Bub installed in the sandbox and the concurrency; secrets stay out of it" {
+	fake_harbor
+	exec_select failure-policy-timeout
+	local secret=pc-e2e-secret-$RANDOM$RANDOM
+	POWERCONTEXT_CLIENT_TIMEOUT=1 POWERCONTEXT_CLIENT_SERVER_URL=http://192.0.2.10:8000 \
+		POWERCONTEXT_CLIENT_API_TOKEN=$secret DAYTONA_API_KEY=daytona-key OPENAI_API_KEY=$secret \
+		exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona --jobs 2 --agent-timeout 30
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "$(rec '{status, errors}')"
+	assert_contains "$(rec_r '.errors[]')" "harbor run ended with exit 3"
+	assert_contains "$(rec_r '.errors[]')" "no sandbox provider is reachable"
+	local job config
+	job=$(rec_r .job_dir)
+	config=$job/fake-harbor-config.json
+	assert_json_files "$config"
+	[[ $(jq -c '{environment, n_concurrent_trials, n_attempts, job_name, jobs_dir}' "$config") == \
+		"{\"environment\":{\"type\":\"daytona\",\"delete\":true},\"n_concurrent_trials\":2,\"n_attempts\":1,\"job_name\":\"$(rec_r .run_id)\",\"jobs_dir\":\"$OUT/failure-policy-timeout/harbor-jobs\"}" ]] ||
+		fail "JobConfig: $(jq -c . "$config")"
+	[[ $(jq -c '.agents' "$config") == "[{\"import_path\":\"pc_e2e_harbor.agent:InstalledBubAgent\",\"kwargs\":{\"bub\":\"$EXEC_BUB\"},\"override_timeout_sec\":30}]" ]] ||
+		fail "agents: $(jq -c .agents "$config")"
+	[[ $(jq -c '.datasets' "$config") == "[{\"path\":\"$EXEC_TASKS\",\"task_names\":[\"failure-policy-timeout\"]}]" ]] ||
+		fail "datasets: $(jq -c .datasets "$config")"
+	# Harbor's environment: the remote type's credentials and its own settings, nothing else of ours
+	grep -qx 'DAYTONA_API_KEY=daytona-key' "$job/fake-harbor.env" || fail "DAYTONA_API_KEY did not reach Harbor"
+	grep -qx 'HARBOR_TELEMETRY=0' "$job/fake-harbor.env" || fail "Harbor's telemetry is on"
+	grep -qx 'LITELLM_LOCAL_MODEL_COST_MAP=True' "$job/fake-harbor.env" || fail "LiteLLM may fetch its price list"
+	! grep -q '^OPENAI_API_KEY=' "$job/fake-harbor.env" || fail "an unrelated secret reached Harbor"
+	grep '^PC_E2E_HARBOR_AGENT_ENV=' "$job/fake-harbor.env" | grep -q '"POWERCONTEXT_BUB_SCOPE_ID"' ||
+		fail "the agent's environment did not reach Harbor"
+	refute_secret "$secret" "$OUT"
+}
