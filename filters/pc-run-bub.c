@@ -568,15 +568,17 @@ static int run_all(const struct options *o, const struct redactor *red)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK && pc_client_init(&client, environ, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-	else if (status == EXIT_OK && runner->check && runner->check(o, &client, &e) != 0) {
+	if (status == EXIT_OK)
+		project = find_project();
+	if (status == EXIT_OK && runner->check && runner->check(o, &client, project, &e) != 0) {
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 		pc_client_free(&client);
 	}
 	if (status != EXIT_OK) {
 		jv_free(selections);
+		free(project);
 		return status;
 	}
-	project = find_project();
 	if (agent_resolve(o->agent, &agent, &e) != 0 || !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	/* once per run: a Server that cannot say what it is fails every Memory workload */

@@ -127,7 +127,7 @@ make_task() {
 	peer_run echo "$T/echo-selection.jsonl"
 	[[ $(chunks only) == "$(jq -nc --arg t "$want" '[$t]')" ]] || fail "chunks $(chunks only), expected [$want]"
 	[[ $(agent_messages only) == "$(jq -nc --arg t "$want" '[$t]')" ]] || fail "trajectory $(agent_messages only)"
-	[[ $(jq -r .instruction "$(trial_dir)/steps/only/agent/acp-summary.json") == "$want" ]] ||
+	[[ $(jq -c '[.instruction]' "$(trial_dir)/steps/only/agent/acp-summary.json") == "$(jq -nc --arg t "$want" '[$t]')" ]] ||
 		fail "acp-summary.json instruction: $(jq .instruction "$(trial_dir)/steps/only/agent/acp-summary.json")"
 	# acp-events.jsonl keeps non-ASCII unescaped (docs/DESIGN.md §5.6)
 	grep -qF '世界' "$(trial_dir)/steps/only/agent/acp-events.jsonl" || fail "non-ASCII escaped in acp-events.jsonl"

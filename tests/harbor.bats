@@ -33,11 +33,13 @@ setup() {
 }
 
 # fake_harbor: a Harbor venv whose harbor is tests/peers/fake-harbor and whose
-# python is the real one (pc-run-bub runs Harbor's preflight with it).
+# python, with its packages, is the real one's (pc-run-bub runs Harbor's
+# preflight with it).
 fake_harbor() {
 	mkdir -p "$T/fake-harbor/bin"
 	ln -s "$REPO/tests/peers/fake-harbor" "$T/fake-harbor/bin/harbor"
 	ln -s "$EXEC_HARBOR/bin/python" "$T/fake-harbor/bin/python"
+	ln -s "$EXEC_HARBOR/pyvenv.cfg" "$EXEC_HARBOR/lib" "$T/fake-harbor/"
 	export POWERCONTEXT_E2E_HARBOR="$T/fake-harbor"
 }
 

@@ -64,5 +64,5 @@ setup() {
 		fail "environment.commit: $(jq -r .environment.commit "$out/project-database-decision/replay.json")"
 	[[ $(jq -r .environment.adapter_version "$out/project-database-decision/replay.json") == "bub "*" + powercontext-bub "* ]] ||
 		fail "adapter_version: $(jq -r .environment.adapter_version "$out/project-database-decision/replay.json")"
-	assert_contains "$stderr" "provisioning (PowerContext $commit, Bub)" "stderr"
+	assert_contains "$stderr" "provisioning (PowerContext $commit, Bub, runner local)" "stderr"
 }

@@ -28,9 +28,9 @@
 
 extern char **environ;
 
-#define ENVIRONMENT_CLASS "pc_e2e_harbor.environment:BwrapEnvironment"
+#define ENVIRONMENT_CLASS       "pc_e2e_harbor.environment:BwrapEnvironment"
 #define PROVISIONED_AGENT_CLASS "pc_e2e_harbor.agent:CommandAgent"
-#define INSTALLING_AGENT_CLASS "pc_e2e_harbor.agent:InstalledBubAgent"
+#define INSTALLING_AGENT_CLASS  "pc_e2e_harbor.agent:InstalledBubAgent"
 /* beyond the task's own timeouts: environment and agent set-up, Harbor's start */
 #define HARBOR_SLACK_S 600
 
@@ -50,37 +50,6 @@ static int is_loopback(const char *url)
 		if (strstr(url, hosts[i]))
 			return 1;
 	return 0;
-}
-
-static int run_quietly(char *const argv[], char *const env[], char **output, struct pc_err *e);
-
-/* Harbor is there, and a remote environment has what it needs: Harbor's own
- * credential check for that type, and a Server it can reach. */
-static int check_harbor(const struct options *o, const struct pc_client *c, struct pc_err *e)
-{
-	const char *venv = harbor_venv();
-
-	if (!venv)
-		return pc_fail(e, "the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that "
-				  "pipelines/pc-powercontext harbor provides");
-	char *harbor = io_join(venv, "bin/harbor");
-	int rc = access(harbor, X_OK) == 0 ? 0 : pc_fail_errno(e, "POWERCONTEXT_E2E_HARBOR=%s: no %s", venv, harbor);
-	free(harbor);
-	if (rc != 0 || !o->harbor_env)
-		return rc;
-	if (is_loopback(c->base_url))
-		return pc_fail(e, "--harbor-env %s: the Server at %s is on this machine's loopback, which a %s "
-				  "sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
-			       o->harbor_env, c->base_url, o->harbor_env);
-	char *python = io_join(venv, "bin/python");
-	char *const argv[] = { python, "-m", "pc_e2e_harbor.preflight", (char *)o->harbor_env, NULL };
-	char *output = NULL;
-	rc = run_quietly(argv, environ, &output, e);
-	if (rc > 0)
-		rc = pc_fail(e, "--harbor-env %s: %s", o->harbor_env, output ? output : "Harbor's preflight failed");
-	free(output);
-	free(python);
-	return rc;
 }
 
 /* ---- the JobConfig ---- */
@@ -166,11 +135,10 @@ static char *agent_env_json(const struct run *r)
 /* Harbor's environment: what it needs to run and to find pc-e2e's classes,
  * never the rest of this process's (secrets included).  A remote type's
  * credentials are its <TYPE>_* variables (DAYTONA_API_KEY, E2B_API_KEY, …). */
-static void harbor_env(const struct run *r, struct envv *env)
+static void harbor_env(const char *project, const char *type, struct envv *env)
 {
 	static const char *const passed[] = { "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "PC_E2E_SANDBOX_BINDS" };
-	char *pythonpath = io_join(r->project, "python");
-	char *agent = agent_env_json(r);
+	char *pythonpath = io_join(project, "python");
 
 	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++) {
 		const char *v = getenv(passed[i]);
@@ -181,12 +149,11 @@ static void harbor_env(const struct run *r, struct envv *env)
 	env_set(env, "LITELLM_LOCAL_MODEL_COST_MAP", "True");
 	env_set(env, "PYTHONDONTWRITEBYTECODE", "1");
 	env_set(env, "PYTHONPATH", pythonpath);
-	env_set(env, "PC_E2E_PROJECT", r->project);
+	env_set(env, "PC_E2E_PROJECT", project);
 	env_set(env, "PC_E2E_HARBOR_VENV", harbor_venv());
-	env_set(env, "PC_E2E_HARBOR_AGENT_ENV", agent);
-	if (r->opt->harbor_env) {
+	if (type) {
 		struct sbuf prefix = { 0 };
-		for (const char *p = r->opt->harbor_env; *p; p++)
+		for (const char *p = type; *p; p++)
 			sbuf_addf(&prefix, "%c", isalnum((unsigned char)*p) ? toupper((unsigned char)*p) : '_');
 		sbuf_add(&prefix, "_");
 		char *want = sbuf_take(&prefix);
@@ -199,7 +166,6 @@ static void harbor_env(const struct run *r, struct envv *env)
 			}
 		free(want);
 	}
-	free(agent);
 	free(pythonpath);
 }
 
@@ -285,7 +251,10 @@ static int run_harbor(struct run *r, const char *task_dir, const char *config, s
 	struct proc p;
 	int rc = 0;
 
-	harbor_env(r, &env);
+	char *agent = agent_env_json(r);
+	harbor_env(r->project, r->opt->harbor_env, &env);
+	env_set(&env, "PC_E2E_HARBOR_AGENT_ENV", agent);
+	free(agent);
 	long deadline = harbor_deadline_s(r, task_dir);
 	if (proc_spawn(&p, argv, env.v, r->job_dir, log, 0, e) != 0)
 		rc = -1;
@@ -389,19 +358,24 @@ static void run_job(struct run *r, const char *task_dir)
 	const char *tmp = getenv("TMPDIR");
 	char *private = text_fmt("%s/pc-harbor-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	char *config = NULL;
+	int rc = 0;
 
 	r->job_dir = io_join(r->jobs_dir, r->run_id);
-	if (io_mkdirs(r->job_dir, &e) != 0 || !mkdtemp(private)) {
-		run_error(r, "%s", io_mkdirs(r->job_dir, &e) != 0 ? e.msg : "cannot create a private directory for the JobConfig");
-		free(private);
-		return;
+	if (io_mkdirs(r->job_dir, &e) != 0)
+		rc = -1;
+	else if (!mkdtemp(private))
+		rc = pc_fail_errno(&e, "cannot create %s for the JobConfig", private);
+	else {
+		/* outside the job directory: Harbor's own config.json is the evidence */
+		config = io_join(private, "job.json");
+		char *text = json_pretty(job_config(r, task_dir));
+		rc = io_write_artifact(private, "job.json", text, strlen(text), &e);
+		free(text);
+		if (rc == 0)
+			rc = run_harbor(r, task_dir, config, &e);
+		unlink(config);
+		rmdir(private);
 	}
-	config = io_join(private, "job.json");
-	char *text = json_pretty(job_config(r, task_dir));
-	int rc = io_write_artifact(private, "job.json", text, strlen(text), &e);
-	free(text);
-	if (rc == 0)
-		rc = run_harbor(r, task_dir, config, &e);
 	if (rc != 0)
 		run_error(r, "%s", e.msg);
 	r->trial_name = find_trial(r->job_dir);
@@ -410,10 +384,42 @@ static void run_job(struct run *r, const char *task_dir)
 		read_trial(r);
 	} else if (rc == 0)
 		run_error(r, "Harbor wrote no trial under %s", r->job_dir);
-	unlink(config);
-	rmdir(private);
 	free(config);
 	free(private);
+}
+
+/* Harbor is there, and a remote environment has what it needs: Harbor's own
+ * credential check for that type, and a Server it can reach. */
+static int check_harbor(const struct options *o, const struct pc_client *c, const char *project,
+			struct pc_err *e)
+{
+	const char *venv = harbor_venv();
+
+	if (!venv)
+		return pc_fail(e, "the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that "
+				  "pipelines/pc-powercontext harbor provides");
+	char *harbor = io_join(venv, "bin/harbor");
+	int rc = access(harbor, X_OK) == 0 ? 0 : pc_fail_errno(e, "POWERCONTEXT_E2E_HARBOR=%s: no %s", venv, harbor);
+	free(harbor);
+	if (rc != 0 || !o->harbor_env)
+		return rc;
+	if (is_loopback(c->base_url))
+		return pc_fail(e, "--harbor-env %s: the Server at %s is on this machine's loopback, which a %s "
+				  "sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
+			       o->harbor_env, c->base_url, o->harbor_env);
+	char *python = io_join(venv, "bin/python");
+	char *const argv[] = { python, "-m", "pc_e2e_harbor.preflight", (char *)o->harbor_env, NULL };
+	char *output = NULL;
+	struct envv env = { NULL, 0 };
+	/* what Harbor itself will see */
+	harbor_env(project, o->harbor_env, &env);
+	rc = run_quietly(argv, env.v, &output, e);
+	env_free(&env);
+	if (rc > 0)
+		rc = pc_fail(e, "--harbor-env %s: %s", o->harbor_env, output ? output : "Harbor's preflight failed");
+	free(output);
+	free(python);
+	return rc;
 }
 
 const struct runner harbor_runner = { check_harbor, run_job };

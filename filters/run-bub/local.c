@@ -611,7 +611,8 @@ static void run_local(struct run *r, const char *task_dir)
 	const char *slash = task_dir ? strrchr(task_dir, '/') : NULL;
 
 	r->job_dir = io_join(r->jobs_dir, r->run_id);
-	r->trial_name = harbor_trial_name(slash ? slash + 1 : task_dir ? task_dir : json_str(r->workload, "id"));
+	r->trial_name = harbor_trial_name(slash ? slash + 1 : task_dir ? task_dir
+								       : json_str(r->workload, "id"));
 	r->trial_dir = io_join(r->job_dir, r->trial_name);
 	if (!task_dir)
 		run_error(r, "workload %s pins a registry dataset: only the harbor runner can fetch it",

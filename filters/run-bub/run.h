@@ -34,7 +34,7 @@ struct run {
 	jv selection, workload;
 	char run_id[128];
 	char *scope;
-	char *jobs_dir;               /* DIR/<workload id>/harbor-jobs */
+	char *jobs_dir; /* DIR/<workload id>/harbor-jobs */
 	char *job_dir, *trial_dir, *trial_name;
 	jv errors;
 	jv agent_info; /* from the first initialize, or null */
@@ -57,7 +57,8 @@ void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf
  * failure is a run_error. */
 struct runner {
 	/* before any workload runs: what the runner needs is there (or NULL) */
-	int (*check)(const struct options *o, const struct pc_client *c, struct pc_err *e);
+	int (*check)(const struct options *o, const struct pc_client *c, const char *project,
+		     struct pc_err *e);
 	void (*run_task)(struct run *r, const char *task_dir);
 };
 
