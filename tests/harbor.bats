@@ -151,3 +151,21 @@ fake_harbor() {
 		fail "the agent's environment did not reach Harbor"
 	refute_secret "$secret" "$OUT"
 }
+
+@test "harbor runner: a registry dataset goes to Harbor by name and version (the local runner cannot fetch it)" {
+	fake_harbor
+	mkdir -p "$T/cat"
+	registry_manifest '.dataset.version = "2.0"' >"$T/cat/registry.yaml"
+	run --separate-stderr pc-select --manifests "$T/cat" --root "$T/cat" --id registry-task
+	assert_exit 0
+	save_stdout "$T/selection.jsonl"
+	exec_run_bub "$T/selection.jsonl" --runner harbor
+	assert_exit 0
+	[[ $(jq -c .datasets "$(rec_r .job_dir)/fake-harbor-config.json") == '[{"name":"terminal-bench","version":"2.0","task_names":["db-wal-recovery"]}]' ]] ||
+		fail "datasets: $(jq -c .datasets "$(rec_r .job_dir)/fake-harbor-config.json")"
+	[[ $(jq -c .environment "$(rec_r .job_dir)/fake-harbor-config.json") == '{"import_path":"pc_e2e_harbor.environment:BwrapEnvironment","delete":true}' ]] ||
+		fail "environment: $(jq -c .environment "$(rec_r .job_dir)/fake-harbor-config.json")"
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 0
+	assert_contains "$(rec_r '.errors[]')" "pins a registry dataset: only the harbor runner can fetch it"
+}
