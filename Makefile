@@ -2,7 +2,7 @@
 # `make` builds bin/, `make test` runs the bats suites, `make check-asan` runs
 # them again on an AddressSanitizer + UBSan build, `make acceptance` runs the
 # acceptance workloads on the PowerContext under test (POWERCONTEXT_E2E_VERSION,
-# CATALOG=powercontext for its own catalog), `make crosscheck OUTPUT=…` checks
+# CATALOG=powercontext for its own catalog, RUNNER=harbor for the Harbor CLI), `make crosscheck OUTPUT=…` checks
 # their replays against that release's own harness, `make compat` runs both on
 # every supported release, `make rescore REPLAY=…` re-evaluates saved replays,
 # `make lint` runs shellcheck and clang-format --dry-run over the sources.
