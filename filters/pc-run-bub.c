@@ -2,7 +2,7 @@
  *
  * Per workload: a fresh run id and scope, readiness, the Memory baseline, the
  * Harbor task's steps through an ACP agent (by a runner: run-bub/local.c
- * here, run-bub/harbor.c through the Harbor CLI), the final Memory and every
+ * here, run-bub/harbor_job.c through the Harbor CLI), the final Memory and every
  * probe through prepare_context.  A failure anywhere still
  * emits the record with what was collected, status "failed".  Outcome
  * workloads are judged on how they ended, so they skip the Memory and the
@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -33,7 +32,7 @@ extern char **environ;
 
 static const char usage[] =
 	"usage: pc-run-bub [--runner local|harbor] [--failure-policy POLICY] [--output DIR]\n"
-	"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE] [--jobs N]\n"
+	"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
 	"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 	"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 	"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n"
@@ -46,7 +45,6 @@ static const char usage[] =
 	"  --agent-timeout SEC  override the task's agent timeout\n"
 	"  --harbor-env TYPE  with --runner harbor: one of Harbor's remote environment\n"
 	"                   types (daytona, modal, e2b, ...) instead of this machine\n"
-	"  --jobs N         with --runner harbor: Harbor's concurrent trials (default 1)\n"
 	"  --failure-policy POLICY  collect-all (default): run every workload;\n"
 	"                   fail-fast: stop a batch:<name> group at its first failure\n"
 	"                   and record the rest of it as skipped\n";
@@ -82,6 +80,18 @@ void run_step_exception(struct run *r, const char *step, jv exception)
 {
 	run_error(r, "step %s: %s: %s", step, json_str(exception, "exception_type"),
 		  json_str(exception, "exception_message"));
+}
+
+double run_agent_timeout(const struct run *r, jv task_toml, jv step)
+{
+	if (r->opt->agent_timeout > 0)
+		return r->opt->agent_timeout;
+	return json_number_at(step, "agent.timeout_sec", json_number_at(task_toml, "agent.timeout_sec", 0));
+}
+
+double run_verifier_timeout(jv task_toml, jv step)
+{
+	return json_number_at(step, "verifier.timeout_sec", json_number_at(task_toml, "verifier.timeout_sec", 600));
 }
 
 /* ---- one workload ---- */
@@ -408,7 +418,6 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "agent-timeout", required_argument, NULL, 't' },
 		{ "failure-policy", required_argument, NULL, 'f' },
 		{ "harbor-env", required_argument, NULL, 'e' },
-		{ "jobs", required_argument, NULL, 'j' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
@@ -422,13 +431,6 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'a': o->agent = optarg; break;
 		case 'f': o->policy = optarg; break;
 		case 'e': o->harbor_env = optarg; break;
-		case 'j': {
-			long jobs = strtol(optarg, &end, 10);
-			if (*end || end == optarg || jobs < 1 || jobs > 64)
-				return stage_usage_error("pc-run-bub", usage, "--jobs must be a whole number from 1 to 64"), STAGE_USAGE;
-			o->jobs = (int)jobs;
-			break;
-		}
 		default:
 			o->agent_timeout = strtod(optarg, &end);
 			/* strtod also reads nan, inf and hex: none is a number of seconds */
@@ -441,8 +443,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return c;
 	if (strcmp(o->runner, "local") && strcmp(o->runner, "harbor"))
 		return stage_usage_error("pc-run-bub", usage, "--runner must be local or harbor"), STAGE_USAGE;
-	if ((o->harbor_env || o->jobs > 1) && strcmp(o->runner, "harbor"))
-		return stage_usage_error("pc-run-bub", usage, "--harbor-env and --jobs need --runner harbor"), STAGE_USAGE;
+	if (o->harbor_env && strcmp(o->runner, "harbor"))
+		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs --runner harbor"), STAGE_USAGE;
 	if (o->harbor_env && !*o->harbor_env)
 		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs an environment type"), STAGE_USAGE;
 	return stage_check_policy("pc-run-bub", usage, o->policy);
@@ -539,8 +541,7 @@ static char *output_dir(const struct options *o, struct pc_err *e)
 			return pc_fail_errno(e, "%s", o->output), NULL;
 		return pc_xstrdup(real);
 	}
-	const char *tmp = getenv("TMPDIR");
-	char *dir = text_fmt("%s/pc-e2e-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *dir = text_fmt("%s/pc-e2e-XXXXXX", io_tmpdir());
 	if (!mkdtemp(dir)) {
 		pc_fail_errno(e, "cannot create %s", dir);
 		free(dir);
@@ -568,18 +569,13 @@ static int run_all(const struct options *o, const struct redactor *red)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK && pc_client_init(&client, environ, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-	if (status == EXIT_OK)
-		project = find_project();
-	if (status == EXIT_OK && runner->check && runner->check(o, &client, project, &e) != 0) {
-		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-		pc_client_free(&client);
-	}
 	if (status != EXIT_OK) {
 		jv_free(selections);
-		free(project);
 		return status;
 	}
-	if (agent_resolve(o->agent, &agent, &e) != 0 || !(outdir = output_dir(o, &e)))
+	project = find_project();
+	if (agent_resolve(o->agent, &agent, &e) != 0 ||
+	    (runner->check && runner->check(o, &client, project, &agent, &e) != 0) || !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	/* once per run: a Server that cannot say what it is fails every Memory workload */
 	struct pc_api api = { NULL, 0 };
@@ -628,7 +624,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .runner = "local", .policy = "collect-all", .jobs = 1 };
+	struct options o = { .runner = "local", .policy = "collect-all" };
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 

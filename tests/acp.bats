@@ -113,6 +113,7 @@ make_task() {
 	printf '%s\r\n' \
 		'<!-- harbor canary GUID 5e1c0a2f-canary -->' \
 		'# canary string: do not train on this' \
+		$'\u00a0# CANARY behind a no-break space, which Python strips too' \
 		'' \
 		"Grüße, 世界 — \"quoted\", 'single', back\\slash and	tab" \
 		'second line, {"json": [1, 2]}' \

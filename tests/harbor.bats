@@ -94,14 +94,11 @@ fake_harbor() {
 	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
 }
 
-@test "harbor runner: --harbor-env and --jobs need --runner harbor; --jobs needs a whole number" {
+@test "harbor runner: --harbor-env needs --runner harbor" {
 	exec_select "$ID"
 	exec_run_bub "$T/selection.jsonl" --harbor-env daytona
 	assert_exit 64
-	assert_stderr_contains "need --runner harbor"
-	exec_run_bub "$T/selection.jsonl" --runner harbor --jobs 0
-	assert_exit 64
-	assert_stderr_contains "--jobs must be a whole number"
+	assert_stderr_contains "--harbor-env needs --runner harbor"
 }
 
 @test "harbor runner: a remote environment without its credentials, or with a loopback Server, fails before running anything" {
@@ -120,13 +117,13 @@ fake_harbor() {
 	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
 }
 
-@test "harbor runner: the JobConfig for a remote environment names its type, Bub installed in the sandbox and the concurrency; secrets stay out of it" {
+@test "harbor runner: the JobConfig for a remote environment names its type and Bub installed in the sandbox; secrets stay out of it" {
 	fake_harbor
 	exec_select failure-policy-timeout
 	local secret=pc-e2e-secret-$RANDOM$RANDOM
 	POWERCONTEXT_CLIENT_TIMEOUT=1 POWERCONTEXT_CLIENT_SERVER_URL=http://192.0.2.10:8000 \
 		POWERCONTEXT_CLIENT_API_TOKEN=$secret DAYTONA_API_KEY=daytona-key OPENAI_API_KEY=$secret \
-		exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona --jobs 2 --agent-timeout 30
+		exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona --agent-timeout 30
 	assert_exit 0
 	[[ $(rec_r .status) == failed ]] || fail "$(rec '{status, errors}')"
 	assert_contains "$(rec_r '.errors[]')" "harbor run ended with exit 3"
@@ -136,7 +133,7 @@ fake_harbor() {
 	config=$job/fake-harbor-config.json
 	assert_json_files "$config"
 	[[ $(jq -c '{environment, n_concurrent_trials, n_attempts, job_name, jobs_dir}' "$config") == \
-		"{\"environment\":{\"type\":\"daytona\",\"delete\":true},\"n_concurrent_trials\":2,\"n_attempts\":1,\"job_name\":\"$(rec_r .run_id)\",\"jobs_dir\":\"$OUT/failure-policy-timeout/harbor-jobs\"}" ]] ||
+		"{\"environment\":{\"type\":\"daytona\",\"delete\":true},\"n_concurrent_trials\":1,\"n_attempts\":1,\"job_name\":\"$(rec_r .run_id)\",\"jobs_dir\":\"$OUT/failure-policy-timeout/harbor-jobs\"}" ]] ||
 		fail "JobConfig: $(jq -c . "$config")"
 	[[ $(jq -c '.agents' "$config") == "[{\"import_path\":\"pc_e2e_harbor.agent:InstalledBubAgent\",\"kwargs\":{\"bub\":\"$EXEC_BUB\"},\"override_timeout_sec\":30}]" ]] ||
 		fail "agents: $(jq -c .agents "$config")"
@@ -168,4 +165,34 @@ fake_harbor() {
 	exec_run_bub "$T/selection.jsonl"
 	assert_exit 0
 	assert_contains "$(rec_r '.errors[]')" "pins a registry dataset: only the harbor runner can fetch it"
+}
+
+@test "harbor runner: a single-step trial, which Harbor keeps at the top level, gives the record its agent, rewards and exception" {
+	fake_harbor
+	jq -n '{trial_name: "fake-trial__0000000", step_results: null,
+		agent_result: {metadata: {acp: {initialize: {protocolVersion: 1, agentInfo: {name: "single-agent", version: "9.9"}}}}},
+		verifier_result: {rewards: {reward: 0.5}},
+		exception_info: {exception_type: "AgentTimeoutError", exception_message: "Agent execution timed out after 1.0 seconds"}}' \
+		>"$T/fake-harbor/trial-result.json"
+	exec_select failure-policy-timeout
+	exec_run_bub "$T/selection.jsonl" --runner harbor
+	assert_exit 0
+	[[ $(rec -c '[.status, .agent.info.name, .trial_dir, .environment.adapter_version]') == \
+		"[\"failed\",\"single-agent\",\"$(rec_r .job_dir)/fake-trial__0000000\",\"single-agent 9.9\"]" ]] ||
+		fail "record: $(rec '{status, agent, trial_dir, environment}')"
+	[[ $(rec_r '.errors[0]') == "step (trial): AgentTimeoutError: Agent execution timed out after 1.0 seconds" ]] ||
+		fail "errors: $(rec .errors)"
+}
+
+@test "harbor runner: a relative POWERCONTEXT_E2E_HARBOR, or --harbor-env with an agent command instead of the provisioned Bub, is refused" {
+	exec_select "$ID"
+	POWERCONTEXT_E2E_HARBOR=.tools/powercontext/x/harbor exec_run_bub "$T/selection.jsonl" --runner harbor
+	assert_exit 1
+	assert_stderr_contains "must be an absolute path"
+	exec_peer echo
+	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR DAYTONA_API_KEY=k POWERCONTEXT_CLIENT_SERVER_URL=http://192.0.2.10:8000 \
+		exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona --agent "$PEER_AGENT"
+	assert_exit 1
+	assert_stderr_contains "installs the provisioned Bub inside the sandbox"
+	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
 }

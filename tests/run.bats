@@ -91,6 +91,22 @@ peer_failure() {
 	assert_contains "$stderr" "POWERCONTEXT_E2E_BUB=$T/not-bub: $T/not-bub/pc-e2e-adapter.json" "stderr"
 }
 
+@test "a pc-e2e-adapter.json holding two JSON texts, or a command word that is not a string, is refused naming the file" {
+	# regression: the two texts were freed twice (a crash under ASan)
+	export POWERCONTEXT_E2E_BUB="$T/bad-bub"
+	mkdir -p "$POWERCONTEXT_E2E_BUB"
+	printf '{"command": ["bin/bub"]}\n{}\n' >"$POWERCONTEXT_E2E_BUB/pc-e2e-adapter.json"
+	exec_select "$ID"
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 1
+	assert_output ""
+	assert_contains "$stderr" "$T/bad-bub/pc-e2e-adapter.json:2: more than one JSON text" "stderr"
+	printf '{"command": [7]}\n' >"$POWERCONTEXT_E2E_BUB/pc-e2e-adapter.json"
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 1
+	assert_contains "$stderr" "pc-e2e-adapter.json names no command" "stderr"
+}
+
 @test "full pipeline: project-database-decision runs, leaves a Harbor job, and is accepted" {
 	exec_select "$ID"
 	local want_sum

@@ -306,3 +306,12 @@ char *harbor_file_uri(const char *path)
 	}
 	return sbuf_take(&b);
 }
+
+int harbor_write_json(const char *dir, const char *name, jv v, struct pc_err *e)
+{
+	char *text = json_pretty(v);
+	int rc = io_write_artifact(dir, name, text, strlen(text), e);
+
+	free(text);
+	return rc;
+}

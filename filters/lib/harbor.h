@@ -39,6 +39,9 @@ jv harbor_acp_summary(const char *instruction, jv initialize, jv session,
 jv harbor_trajectory(const char *session_id, jv agent_info,
 		     const char *instruction, jv updates, int permissions_requested);
 
+/* Write v (consumed) as dir/name, indented, atomically: a job or trial file. */
+int harbor_write_json(const char *dir, const char *name, jv v, struct pc_err *e);
+
 /* "file://" URI of an absolute path, percent-encoded. */
 char *harbor_file_uri(const char *path);
 

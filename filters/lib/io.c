@@ -178,3 +178,10 @@ int io_read_text(const char *path, char **out, size_t *len, struct pc_err *e)
 	*len = n;
 	return 0;
 }
+
+const char *io_tmpdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	return tmp && *tmp ? tmp : "/tmp";
+}

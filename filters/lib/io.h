@@ -31,4 +31,7 @@ int io_read_text(const char *path, char **out, size_t *len, struct pc_err *e);
 /* Malloc'd "a/b" */
 char *io_join(const char *a, const char *b);
 
+/* $TMPDIR when set and not empty, else /tmp (borrowed). */
+const char *io_tmpdir(void);
+
 #endif

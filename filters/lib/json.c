@@ -286,9 +286,11 @@ int json_read_file(const char *path, jv *out, struct pc_err *e)
 		if (more == 1) {
 			jv_free(extra);
 			jv_free(*out);
+			*out = jv_invalid();
 			rc = pc_fail(e, "%s:%ld: more than one JSON text", path, line);
 		} else if (more < 0) {
 			jv_free(*out);
+			*out = jv_invalid();
 			rc = -1;
 		}
 	}

@@ -140,3 +140,8 @@ void proc_describe(int status, char *buf, size_t len)
 	else
 		snprintf(buf, len, "status %d", status);
 }
+
+int proc_exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

@@ -35,6 +35,9 @@ void proc_kill(struct proc *p, long grace_ms);
 /* Close the pipes (idempotent). */
 void proc_close(struct proc *p);
 
+/* A wait status as a shell reports it: the exit code, or 128 + signal. */
+int proc_exit_code(int status);
+
 /* Human text of a wait status: "exit 3", "signal 9 (Killed)". */
 void proc_describe(int status, char *buf, size_t len);
 

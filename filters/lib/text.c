@@ -82,20 +82,32 @@ static int is_py_space(utf8proc_int32_t c)
 	       p->bidi_class == UTF8PROC_BIDI_CLASS_S;
 }
 
-int text_is_blank(const char *s, size_t len)
+size_t text_strip(const char **s, size_t len)
 {
-	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s, *end = p + len;
+	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)*s, *end = p + len;
+	const utf8proc_uint8_t *first = NULL, *last = NULL;
 	utf8proc_int32_t c;
 
 	while (p < end) {
 		utf8proc_ssize_t n = utf8proc_iterate(p, end - p, &c);
 		if (n <= 0)
-			return 0;
-		if (!is_py_space(c))
-			return 0;
+			n = 1, c = -1;
+		if (c < 0 || !is_py_space(c)) {
+			if (!first)
+				first = p;
+			last = p + n;
+		}
 		p += n;
 	}
-	return 1;
+	if (!first)
+		return 0;
+	*s = (const char *)first;
+	return (size_t)(last - first);
+}
+
+int text_is_blank(const char *s, size_t len)
+{
+	return text_strip(&s, len) == 0;
 }
 
 void sbuf_addn(struct sbuf *b, const char *s, size_t n)

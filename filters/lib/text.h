@@ -39,6 +39,10 @@ int text_fragments_found(enum text_fold how, jv haystack, jv fragments);
 /* Whether s is empty or only Unicode whitespace. */
 int text_is_blank(const char *s, size_t len);
 
+/* Python's str.strip() of s[0..len): the new start in *s, the new length
+ * returned (invalid UTF-8 counts as text). */
+size_t text_strip(const char **s, size_t len);
+
 /* Growable string buffer. */
 struct sbuf {
 	char *s;

@@ -33,7 +33,7 @@ void env_free(struct envv *e)
 	free(e->v);
 }
 
-static void forward_prefix(struct envv *e, const char *prefix)
+void env_forward_prefix(struct envv *e, const char *prefix)
 {
 	size_t k = strlen(prefix);
 
@@ -48,7 +48,7 @@ static void forward_prefix(struct envv *e, const char *prefix)
 	}
 }
 
-static void forward(struct envv *e, const char *name)
+void env_forward(struct envv *e, const char *name)
 {
 	const char *v = getenv(name);
 
@@ -65,10 +65,10 @@ void agent_env(const struct run *r, struct envv *e)
 	env_set(e, "PATH", "/usr/local/bin:/usr/bin:/bin");
 	env_set(e, "HOME", "/tmp");
 	env_set(e, "TMPDIR", "/tmp");
-	forward(e, "LANG");
-	forward(e, "LC_ALL");
-	forward_prefix(e, "POWERCONTEXT_BUB_");
-	forward_prefix(e, "POWERCONTEXT_CLIENT_");
+	env_forward(e, "LANG");
+	env_forward(e, "LC_ALL");
+	env_forward_prefix(e, "POWERCONTEXT_BUB_");
+	env_forward_prefix(e, "POWERCONTEXT_CLIENT_");
 	env_set(e, "POWERCONTEXT_CLIENT_SERVER_URL", r->client->base_url);
 	if (!getenv("POWERCONTEXT_BUB_BASE_URL"))
 		env_set(e, "POWERCONTEXT_BUB_BASE_URL", r->client->base_url);
@@ -76,7 +76,7 @@ void agent_env(const struct run *r, struct envv *e)
 	if (r->client->token && !getenv("POWERCONTEXT_BUB_API_TOKEN"))
 		env_set(e, "POWERCONTEXT_BUB_API_TOKEN", r->client->token);
 	if (json_has_true(exec, "model"))
-		forward_prefix(e, "BUB_");
+		env_forward_prefix(e, "BUB_");
 	else {
 		env_set(e, "BUB_API_KEY", "null");
 		env_set(e, "BUB_FALLBACK_MODELS", "null");
@@ -121,6 +121,20 @@ static int on_path(const char *name)
 	return found;
 }
 
+/* Whether a non-empty array (borrowed) holds only strings. */
+static int is_command(jv argv)
+{
+	int ok = jv_get_kind(argv) == JV_KIND_ARRAY && jv_array_length(jv_copy(argv)) > 0;
+
+	if (ok)
+		jv_array_foreach(argv, i, word) {
+			(void)i;
+			ok = ok && jv_get_kind(word) == JV_KIND_STRING;
+			jv_free(word);
+		}
+	return ok;
+}
+
 /* The command pc-e2e-adapter.json names, its first word relative to dir
  * (bub-acp-server 0.0.x is a command of its own, later ones `bub acp`). */
 static int provisioned_bub(const char *dir, struct agent *a, struct pc_err *e)
@@ -130,7 +144,7 @@ static int provisioned_bub(const char *dir, struct agent *a, struct pc_err *e)
 	int rc = json_read_file(identity, &a->adapter, e) != 0 ? pc_wrap(e, "POWERCONTEXT_E2E_BUB=%s: ", dir) : 0;
 	jv argv = rc == 0 ? json_get(a->adapter, "command") : jv_invalid();
 
-	if (rc == 0 && (jv_get_kind(argv) != JV_KIND_ARRAY || jv_array_length(jv_copy(argv)) == 0))
+	if (rc == 0 && !is_command(argv))
 		rc = pc_fail(e, "POWERCONTEXT_E2E_BUB=%s: %s names no command", dir, identity);
 	if (rc == 0)
 		jv_array_foreach(argv, i, word) {

@@ -18,6 +18,10 @@ struct envv {
 
 void env_set(struct envv *e, const char *name, const char *value);
 void env_free(struct envv *e);
+/* This process's NAME, or every variable whose name starts with PREFIX,
+ * when not empty. */
+void env_forward(struct envv *e, const char *name);
+void env_forward_prefix(struct envv *e, const char *prefix);
 
 /* The agent's whole environment for run r. */
 void agent_env(const struct run *r, struct envv *e);

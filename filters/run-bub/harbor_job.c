@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "harbor.h"
 #include "io.h"
 #include "json.h"
 #include "proc.h"
@@ -26,13 +26,13 @@
 #include "text.h"
 #include "toml.h"
 
-extern char **environ;
-
 #define ENVIRONMENT_CLASS       "pc_e2e_harbor.environment:BwrapEnvironment"
 #define PROVISIONED_AGENT_CLASS "pc_e2e_harbor.agent:CommandAgent"
 #define INSTALLING_AGENT_CLASS  "pc_e2e_harbor.agent:InstalledBubAgent"
 /* beyond the task's own timeouts: environment and agent set-up, Harbor's start */
 #define HARBOR_SLACK_S 600
+/* Harbor's credential checks read the environment and files, nothing remote */
+#define PREFLIGHT_TIMEOUT_MS 60000
 
 static const char *harbor_venv(void)
 {
@@ -54,11 +54,25 @@ static int is_loopback(const char *url)
 
 /* ---- the JobConfig ---- */
 
+/* Harbor matches task_names as fnmatch patterns: a name is itself only with
+ * its pattern characters bracketed. */
+static jv literal_pattern(const char *name)
+{
+	struct sbuf b = { 0 };
+
+	for (const char *p = name; *p; p++)
+		sbuf_addf(&b, strchr("*?[", *p) ? "[%c]" : "%c", *p);
+	char *text = sbuf_take(&b);
+	jv out = jv_string(text);
+	free(text);
+	return out;
+}
+
 static jv dataset_config(const struct run *r, const char *task_dir)
 {
 	if (task_dir) {
 		char *parent = pc_xstrdup(task_dir), *slash = strrchr(parent, '/');
-		jv name = jv_string(slash ? slash + 1 : task_dir);
+		jv name = literal_pattern(slash ? slash + 1 : task_dir);
 		if (slash)
 			*slash = '\0';
 		jv out = JV_OBJECT(jv_string("path"), jv_string(parent), jv_string("task_names"), JV_ARRAY(name));
@@ -102,7 +116,7 @@ static jv job_config(const struct run *r, const char *task_dir)
 		jv_string("job_name"), jv_string(r->run_id),
 		jv_string("jobs_dir"), jv_string(r->jobs_dir),
 		jv_string("n_attempts"), jv_number(1),
-		jv_string("n_concurrent_trials"), jv_number(r->opt->jobs),
+		jv_string("n_concurrent_trials"), jv_number(1),
 		jv_string("quiet"), jv_true(),
 		jv_string("environment"), environment,
 		jv_string("agents"), JV_ARRAY(agent_config(r)),
@@ -140,11 +154,8 @@ static void harbor_env(const char *project, const char *type, struct envv *env)
 	static const char *const passed[] = { "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "PC_E2E_SANDBOX_BINDS" };
 	char *pythonpath = io_join(project, "python");
 
-	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++) {
-		const char *v = getenv(passed[i]);
-		if (v && *v)
-			env_set(env, passed[i], v);
-	}
+	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
+		env_forward(env, passed[i]);
 	env_set(env, "HARBOR_TELEMETRY", "0");
 	env_set(env, "LITELLM_LOCAL_MODEL_COST_MAP", "True");
 	env_set(env, "PYTHONDONTWRITEBYTECODE", "1");
@@ -157,28 +168,29 @@ static void harbor_env(const char *project, const char *type, struct envv *env)
 			sbuf_addf(&prefix, "%c", isalnum((unsigned char)*p) ? toupper((unsigned char)*p) : '_');
 		sbuf_add(&prefix, "_");
 		char *want = sbuf_take(&prefix);
-		for (char **p = environ; *p; p++)
-			if (!strncmp(*p, want, strlen(want)) && strchr(*p, '=')) {
-				char *name = pc_xstrdup(*p);
-				*strchr(name, '=') = '\0';
-				env_set(env, name, strchr(*p, '=') + 1);
-				free(name);
-			}
+		env_forward_prefix(env, want);
 		free(want);
 	}
 	free(pythonpath);
 }
 
-/* Run argv to its end with its output (stdout and stderr) in *output;
- * rc: -1 it could not run, else its exit status. */
-static int run_quietly(char *const argv[], char *const env[], char **output, struct pc_err *e)
+static void trim_end(char *text, size_t *len)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *log = text_fmt("%s/pc-harbor-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	for (; *len && isspace((unsigned char)text[*len - 1]); (*len)--)
+		text[*len - 1] = '\0';
+}
+
+/* Run argv for up to timeout_ms with its output (stdout and stderr) in
+ * *output; rc: -1 it could not run or timed out, else its exit status. */
+static int run_quietly(char *const argv[], char *const env[], long timeout_ms, char **output,
+		       struct pc_err *e)
+{
+	char *log = text_fmt("%s/pc-harbor-XXXXXX", io_tmpdir());
 	int fd = mkstemp(log), rc = -1;
 	struct proc p;
 	size_t len;
 
+	*output = NULL;
 	if (fd < 0) {
 		pc_fail_errno(e, "cannot create %s", log);
 		free(log);
@@ -186,12 +198,13 @@ static int run_quietly(char *const argv[], char *const env[], char **output, str
 	}
 	close(fd);
 	if (proc_spawn(&p, argv, env, NULL, log, 0, e) == 0) {
-		proc_wait(&p, -1);
+		if (proc_wait(&p, timeout_ms))
+			rc = proc_exit_code(p.status);
+		else
+			pc_fail(e, "%s did not answer within %ld s", argv[0], timeout_ms / 1000);
 		proc_kill(&p, 0);
-		rc = WIFEXITED(p.status) ? WEXITSTATUS(p.status) : 128 + WTERMSIG(p.status);
-		if (io_read_text(log, output, &len, e) == 0)
-			for (; len && isspace((unsigned char)(*output)[len - 1]); len--)
-				(*output)[len - 1] = '\0';
+		if (rc >= 0 && io_read_text(log, output, &len, e) == 0)
+			trim_end(*output, &len);
 	}
 	unlink(log);
 	free(log);
@@ -207,8 +220,7 @@ static char *log_tail(const char *path, int lines)
 
 	if (io_read_text(path, &text, &len, &e) != 0)
 		return pc_xstrdup("(no output)");
-	for (; len && isspace((unsigned char)text[len - 1]); len--)
-		text[len - 1] = '\0';
+	trim_end(text, &len);
 	char *p = text + len;
 	while (p > text && lines > 0)
 		if (*--p == '\n')
@@ -218,9 +230,10 @@ static char *log_tail(const char *path, int lines)
 	return out;
 }
 
-/* How long Harbor may take: each step's agent and verifier timeouts, plus
- * set-up; a task that cannot be read here gets an hour. */
-static long harbor_deadline_s(const struct run *r, const char *task_dir)
+/* How long Harbor may take, in ms (-1: no limit): each step's agent and
+ * verifier deadlines as Harbor reads them, plus set-up.  A step without an
+ * agent deadline, a registry task or one that cannot be read here has none. */
+static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
 {
 	char *path = task_dir ? io_join(task_dir, "task.toml") : NULL;
 	struct pc_err e;
@@ -229,17 +242,24 @@ static long harbor_deadline_s(const struct run *r, const char *task_dir)
 
 	if (!path || toml_load(path, &task, &e) != 0) {
 		free(path);
-		return 3600 + HARBOR_SLACK_S;
+		return -1;
 	}
 	jv steps = json_get(task, "steps");
-	double agent = r->opt->agent_timeout > 0 ? r->opt->agent_timeout : json_number_at(task, "agent.timeout_sec", 600);
-	double verifier = json_number_at(task, "verifier.timeout_sec", 600);
-	int n = jv_get_kind(steps) == JV_KIND_ARRAY ? jv_array_length(jv_copy(steps)) : 1;
-	total += (n > 0 ? n : 1) * (agent + verifier);
+	/* a single-step task is its own one step */
+	if (jv_get_kind(steps) != JV_KIND_ARRAY || jv_array_length(jv_copy(steps)) == 0) {
+		jv_free(steps);
+		steps = JV_ARRAY(jv_object());
+	}
+	jv_array_foreach(steps, i, step) {
+		(void)i;
+		double agent = run_agent_timeout(r, task, step);
+		total = agent > 0 && total >= 0 ? total + agent + run_verifier_timeout(task, step) : -1;
+		jv_free(step);
+	}
 	jv_free(steps);
 	jv_free(task);
 	free(path);
-	return (long)total;
+	return total < 0 ? -1 : (long long)(total * 1000);
 }
 
 static int run_harbor(struct run *r, const char *task_dir, const char *config, struct pc_err *e)
@@ -255,15 +275,15 @@ static int run_harbor(struct run *r, const char *task_dir, const char *config, s
 	harbor_env(r->project, r->opt->harbor_env, &env);
 	env_set(&env, "PC_E2E_HARBOR_AGENT_ENV", agent);
 	free(agent);
-	long deadline = harbor_deadline_s(r, task_dir);
+	long long deadline = harbor_deadline_ms(r, task_dir);
 	if (proc_spawn(&p, argv, env.v, r->job_dir, log, 0, e) != 0)
 		rc = -1;
-	else if (!proc_wait(&p, deadline * 1000)) {
+	else if (!proc_wait(&p, (long)deadline)) {
 		proc_kill(&p, 5000);
-		rc = pc_fail(e, "Harbor did not finish within %ld s and was stopped", deadline);
+		rc = pc_fail(e, "Harbor did not finish within %lld s and was stopped", deadline / 1000);
 	} else {
 		proc_kill(&p, 0);
-		if (!WIFEXITED(p.status) || WEXITSTATUS(p.status) != 0) {
+		if (proc_exit_code(p.status) != 0) {
 			char status[64], *tail = log_tail(log, 8);
 			proc_describe(p.status, status, sizeof status);
 			rc = pc_fail(e, "harbor run ended with %s; last lines of %s:\n%s", status, log, tail);
@@ -314,6 +334,20 @@ static void note_agent(struct run *r, jv step)
 	jv_free(init);
 }
 
+/* One step's result (borrowed), or a single-step trial's, which Harbor
+ * keeps at the top level: its exception as an error, its agent, its gate. */
+static void read_step(struct run *r, jv step, const char *name)
+{
+	jv exception = json_get(step, "exception_info");
+
+	if (jv_get_kind(exception) == JV_KIND_OBJECT)
+		run_step_exception(r, name, exception);
+	note_agent(r, step);
+	if (r->gated && json_number_at(step, "verifier_result.rewards.reward", 0) < 1)
+		r->gate_closed = 1;
+	jv_free(exception);
+}
+
 /* What the trial says: its rewards, its agent, and every exception as an
  * error, the way the local runner reports them. */
 static void read_trial(struct run *r)
@@ -328,23 +362,19 @@ static void read_trial(struct run *r)
 		run_error(r, "%s", e.msg);
 		return;
 	}
-	jv trial_exception = json_get(result, "exception_info");
-	if (jv_get_kind(trial_exception) == JV_KIND_OBJECT)
-		run_step_exception(r, "(trial)", trial_exception);
-	jv_free(trial_exception);
 	jv steps = json_get(result, "step_results");
-	if (jv_get_kind(steps) == JV_KIND_ARRAY)
+	if (jv_get_kind(steps) == JV_KIND_ARRAY) {
+		jv trial_exception = json_get(result, "exception_info");
+		if (jv_get_kind(trial_exception) == JV_KIND_OBJECT)
+			run_step_exception(r, "(trial)", trial_exception);
+		jv_free(trial_exception);
 		jv_array_foreach(steps, i, step) {
 			(void)i;
-			jv exception = json_get(step, "exception_info");
-			if (jv_get_kind(exception) == JV_KIND_OBJECT)
-				run_step_exception(r, json_str(step, "step_name"), exception);
-			note_agent(r, step);
-			if (r->gated && json_number_at(step, "verifier_result.rewards.reward", 0) < 1)
-				r->gate_closed = 1;
-			jv_free(exception);
+			read_step(r, step, json_str(step, "step_name"));
 			jv_free(step);
 		}
+	} else
+		read_step(r, result, "(trial)");
 	jv_free(steps);
 	jv rewards = json_at(result, "verifier_result.rewards");
 	jv_free(r->rewards);
@@ -355,8 +385,7 @@ static void read_trial(struct run *r)
 static void run_job(struct run *r, const char *task_dir)
 {
 	struct pc_err e;
-	const char *tmp = getenv("TMPDIR");
-	char *private = text_fmt("%s/pc-harbor-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *private = text_fmt("%s/pc-harbor-XXXXXX", io_tmpdir());
 	char *config = NULL;
 	int rc = 0;
 
@@ -368,9 +397,7 @@ static void run_job(struct run *r, const char *task_dir)
 	else {
 		/* outside the job directory: Harbor's own config.json is the evidence */
 		config = io_join(private, "job.json");
-		char *text = json_pretty(job_config(r, task_dir));
-		rc = io_write_artifact(private, "job.json", text, strlen(text), &e);
-		free(text);
+		rc = harbor_write_json(private, "job.json", job_config(r, task_dir), &e);
 		if (rc == 0)
 			rc = run_harbor(r, task_dir, config, &e);
 		unlink(config);
@@ -389,20 +416,29 @@ static void run_job(struct run *r, const char *task_dir)
 }
 
 /* Harbor is there, and a remote environment has what it needs: Harbor's own
- * credential check for that type, and a Server it can reach. */
+ * credential check for that type, a Server it can reach, and a provisioned
+ * Bub to install there. */
 static int check_harbor(const struct options *o, const struct pc_client *c, const char *project,
-			struct pc_err *e)
+			const struct agent *agent, struct pc_err *e)
 {
 	const char *venv = harbor_venv();
 
 	if (!venv)
 		return pc_fail(e, "the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that "
 				  "pipelines/pc-powercontext harbor provides");
+	/* Harbor runs in the job directory, and its sandboxes bind the venv */
+	if (venv[0] != '/')
+		return pc_fail(e, "POWERCONTEXT_E2E_HARBOR=%s must be an absolute path", venv);
 	char *harbor = io_join(venv, "bin/harbor");
 	int rc = access(harbor, X_OK) == 0 ? 0 : pc_fail_errno(e, "POWERCONTEXT_E2E_HARBOR=%s: no %s", venv, harbor);
 	free(harbor);
 	if (rc != 0 || !o->harbor_env)
 		return rc;
+	if (!agent->bub_dir)
+		return pc_fail(e, "--harbor-env %s installs the provisioned Bub inside the sandbox: set "
+				  "POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command cannot be "
+				  "installed there",
+			       o->harbor_env);
 	if (is_loopback(c->base_url))
 		return pc_fail(e, "--harbor-env %s: the Server at %s is on this machine's loopback, which a %s "
 				  "sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
@@ -413,10 +449,13 @@ static int check_harbor(const struct options *o, const struct pc_client *c, cons
 	struct envv env = { NULL, 0 };
 	/* what Harbor itself will see */
 	harbor_env(project, o->harbor_env, &env);
-	rc = run_quietly(argv, env.v, &output, e);
+	rc = run_quietly(argv, env.v, PREFLIGHT_TIMEOUT_MS, &output, e);
 	env_free(&env);
 	if (rc > 0)
-		rc = pc_fail(e, "--harbor-env %s: %s", o->harbor_env, output ? output : "Harbor's preflight failed");
+		rc = pc_fail(e, "--harbor-env %s: %s", o->harbor_env,
+			     output && *output ? output : "Harbor's preflight failed and said nothing");
+	else if (rc < 0)
+		pc_wrap(e, "--harbor-env %s: ", o->harbor_env);
 	free(output);
 	free(python);
 	return rc;

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acp.h"
@@ -24,24 +23,12 @@
 #include "text.h"
 #include "toml.h"
 
-static int write_json(const char *dir, const char *name, jv v, struct pc_err *e)
-{
-	char *text = json_pretty(v);
-	int rc = io_write_artifact(dir, name, text, strlen(text), e);
-
-	free(text);
-	return rc;
-}
-
 /* A line (n bytes, no newline) the way Harbor's strip_canary sees it:
  * stripped of whitespace, then either <!--…canary…--> or #…canary…, any
  * case. */
 static int is_canary(const char *line, size_t n)
 {
-	while (n && strchr(" \t\r\v\f", *line))
-		line++, n--;
-	while (n && strchr(" \t\r\v\f", line[n - 1]))
-		n--;
+	n = text_strip(&line, n);
 	char *copy = pc_xmalloc(n + 1);
 	for (size_t i = 0; i < n; i++)
 		copy[i] = (char)tolower((unsigned char)line[i]);
@@ -200,7 +187,7 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms, struct acp_
 								  : 0;
 		out->signalled = !proc_wait(&p, timeout_ms);
 		proc_kill(&p, out->signalled ? 2000 : 0);
-		out->code = WIFEXITED(p.status) ? WEXITSTATUS(p.status) : 128 + WTERMSIG(p.status);
+		out->code = proc_exit_code(p.status);
 		rc = io_read_text(log, &out->output, &out->len, e);
 	} else
 		rc = -1;
@@ -267,8 +254,7 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	struct acp_client c;
 	struct envv env = { NULL, 0 };
 	struct pc_err e;
-	const char *tmp = getenv("TMPDIR");
-	char *acp_dir = text_fmt("%s/pc-acp-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *acp_dir = text_fmt("%s/pc-acp-XXXXXX", io_tmpdir());
 	char **argv;
 	char *events = io_join(sp->agent, "acp-events.jsonl");
 	char *stderr_path = io_join(sp->agent, "acp.txt");
@@ -305,11 +291,11 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	 * summary or a trajectory: the events file is what is left, as here. */
 	int stopped = etype && !strcmp(etype, "AgentTimeoutError");
 	struct pc_err we;
-	if (!stopped && had_updates && write_json(sp->agent, "trajectory.json", traj, &we) != 0)
-		run_error(r, "%s", we.msg);
-	else if (stopped || !had_updates)
+	if (stopped || !had_updates)
 		jv_free(traj);
-	if (!stopped && write_json(sp->agent, "acp-summary.json", jv_copy(summary), &we) != 0)
+	else if (harbor_write_json(sp->agent, "trajectory.json", traj, &we) != 0)
+		run_error(r, "%s", we.msg);
+	if (!stopped && harbor_write_json(sp->agent, "acp-summary.json", jv_copy(summary), &we) != 0)
 		run_error(r, "%s", we.msg);
 	if (stopped) {
 		jv_free(summary);
@@ -402,13 +388,6 @@ static jv run_verifier(struct run *r, const char *task_dir, const char *step,
 
 /* ---- the trial ---- */
 
-static double agent_timeout(const struct run *r, jv task_toml, jv step)
-{
-	if (r->opt->agent_timeout > 0)
-		return r->opt->agent_timeout;
-	return json_number_at(step, "agent.timeout_sec", json_number_at(task_toml, "agent.timeout_sec", 0));
-}
-
 static void step_paths_init(struct step_paths *sp, const struct run *r, const char *step)
 {
 	sp->dir = text_fmt("%s/steps/%s", r->trial_dir, step);
@@ -444,14 +423,13 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 	    io_mkdirs(sp.workspace, &e) != 0 || !(instruction = read_instruction(ipath, &e)))
 		exception = exception_info("RuntimeError", e.msg);
 	else
-		agent_result = run_agent(r, &sp, instruction, agent_timeout(r, task_toml, step), &exception);
+		agent_result = run_agent(r, &sp, instruction, run_agent_timeout(r, task_toml, step), &exception);
 	jv agent_timing = timing(started);
 	harbor_now(vstarted);
 	if (instruction) {
 		jv verr = jv_null();
 		verifier_result = run_verifier(r, task_dir, name, &sp,
-					       json_number_at(step, "verifier.timeout_sec",
-							      json_number_at(task_toml, "verifier.timeout_sec", 600)),
+					       run_verifier_timeout(task_toml, step),
 					       &verr);
 		if (jv_get_kind(exception) == JV_KIND_NULL)
 			exception = verr;
@@ -536,7 +514,7 @@ static void run_trial(struct run *r, const char *task_dir)
 		return;
 	}
 	free(toml_path);
-	if (write_json(r->trial_dir, "config.json", trial_config(r, task_dir), &e) != 0)
+	if (harbor_write_json(r->trial_dir, "config.json", trial_config(r, task_dir), &e) != 0)
 		run_error(r, "%s", e.msg);
 	steps = jv_object_get(jv_copy(task_toml), jv_string("steps"));
 	if (jv_get_kind(steps) != JV_KIND_ARRAY || jv_array_length(jv_copy(steps)) == 0) {
@@ -591,12 +569,12 @@ static void run_trial(struct run *r, const char *task_dir)
 	result = jv_object_set(result, jv_string("agent_execution"), jv_null());
 	result = jv_object_set(result, jv_string("verifier"), jv_null());
 	result = jv_object_set(result, jv_string("step_results"), results);
-	if (write_json(r->trial_dir, "result.json", result, &e) != 0)
+	if (harbor_write_json(r->trial_dir, "result.json", result, &e) != 0)
 		run_error(r, "%s", e.msg);
 	jv job = JV_OBJECT(jv_string("id"), jv_string(job_id), jv_string("started_at"), jv_string(started),
 			   jv_string("updated_at"), jv_string(finished), jv_string("finished_at"), jv_string(finished),
 			   jv_string("n_total_trials"), jv_number(1));
-	if (write_json(r->job_dir, "result.json", job, &e) != 0)
+	if (harbor_write_json(r->job_dir, "result.json", job, &e) != 0)
 		run_error(r, "%s", e.msg);
 	free(uri);
 	jv_free(dataset);

@@ -13,11 +13,12 @@
 #include "pcclient.h"
 #include "redact.h"
 
+struct agent;
+
 struct options {
 	const char *runner, *output, *agent, *policy;
 	const char *harbor_env; /* --harbor-env TYPE, or NULL for this machine */
 	double agent_timeout;   /* 0: the task's */
-	int jobs;               /* --jobs N: Harbor's concurrent trials */
 };
 
 /* What one run needs and gathers. */
@@ -58,7 +59,7 @@ void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf
 struct runner {
 	/* before any workload runs: what the runner needs is there (or NULL) */
 	int (*check)(const struct options *o, const struct pc_client *c, const char *project,
-		     struct pc_err *e);
+		     const struct agent *agent, struct pc_err *e);
 	void (*run_task)(struct run *r, const char *task_dir);
 };
 
@@ -67,5 +68,12 @@ extern const struct runner local_runner, harbor_runner;
 /* Shared by both runners: the Harbor exception a step or trial recorded as
  * the run error "step <s>: <type>: <message>" (borrowed). */
 void run_step_exception(struct run *r, const char *step, jv exception);
+
+/* A step's deadlines in seconds as Harbor reads task.toml (both borrowed):
+ * the agent's (--agent-timeout, else [steps.agent], else [agent]
+ * timeout_sec; 0 for none) and the verifier's ([steps.verifier], else
+ * [verifier], else 600). */
+double run_agent_timeout(const struct run *r, jv task_toml, jv step);
+double run_verifier_timeout(jv task_toml, jv step);
 
 #endif

@@ -51,7 +51,8 @@ class _PcE2eAgent(harbor_acp.AcpAgent):
         await environment.exec(command=f"chmod +x {self._LAUNCHER_REMOTE_PATH} {self._RUNNER_REMOTE_PATH}", user="root")
 
     async def run(self, instruction: str, environment: BaseEnvironment, context: AgentContext) -> None:
-        with environment.scoped_exec_env(json.loads(os.environ.get("PC_E2E_HARBOR_AGENT_ENV", "{}"))):
+        # pc-run-bub always sets it: running without the agent's environment would test something else
+        with environment.scoped_exec_env(json.loads(os.environ["PC_E2E_HARBOR_AGENT_ENV"])):
             await super().run(instruction, environment, context)
 
 

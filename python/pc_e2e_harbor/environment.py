@@ -18,8 +18,8 @@ from pathlib import Path, PurePosixPath
 from harbor.environments.base import BaseEnvironment, ExecResult
 from harbor.environments.capabilities import EnvironmentCapabilities
 
-# Harbor writes these itself (the agent's launcher and runner, each step's tests, the task's workdir).
-WRITABLE_ROOTS = ("/installed-agent", "/tests", "/workspace")
+# Harbor writes these itself (the agent's launcher and runner, each step's tests), under the trial's sandbox/.
+HARBOR_ROOTS = ("/installed-agent", "/tests")
 # The interpreter Harbor's ACP runner expects, with the ACP SDK: the Harbor venv, read-only.
 RUNNER_VENV = "/opt/harbor-acp-venv"
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -48,28 +48,28 @@ class BwrapEnvironment(BaseEnvironment):
     def _state_dir(self) -> Path:
         return Path(self.trial_paths.trial_dir).resolve()
 
-    def _binds(self) -> list[tuple[str, Path]]:
-        """(path in the sandbox, directory here) for every writable path, longest first."""
-        binds = [("/workspace", self._state_dir / "workspace")]
-        binds += [(root, self._state_dir / "sandbox" / root.lstrip("/")) for root in WRITABLE_ROOTS[:-1]]
+    def _binds(self) -> list[tuple[str, Path, bool]]:
+        """(path in the sandbox, directory here, read-only) for every bound path, longest first."""
+        binds = [("/workspace", self._state_dir / "workspace", False)]
+        binds += [(root, self._state_dir / "sandbox" / root.lstrip("/"), False) for root in HARBOR_ROOTS]
         for mount in self._mounts:
             if mount.get("type", "bind") == "bind" and mount.get("source") and mount.get("target"):
-                binds.append((mount["target"], Path(mount["source"])))
+                binds.append((mount["target"], Path(mount["source"]), bool(mount.get("read_only"))))
         return sorted(binds, key=lambda b: len(b[0]), reverse=True)
 
     def _host_path(self, path: str) -> Path:
-        """Where a sandbox path lives here; only the writable paths can be reached from outside."""
-        target = PurePosixPath(path if path.startswith("/") else f"/workspace/{path}")
-        for inside, here in self._binds():
+        """Where a sandbox path lives here; only the bound paths can be reached from outside, and never past them."""
+        target = PurePosixPath(os.path.normpath(path if path.startswith("/") else f"/workspace/{path}"))
+        for inside, here, _ in self._binds():
             try:
                 rest = target.relative_to(inside)
             except ValueError:
                 continue
             return here / rest
-        raise RuntimeError(f"{path} is not writable in the pc-e2e sandbox (writable: {', '.join(b[0] for b in self._binds())})")
+        raise RuntimeError(f"{path} is not bound in the pc-e2e sandbox (bound: {', '.join(b[0] for b in self._binds())})")
 
     async def start(self, force_build: bool) -> None:
-        for _, here in self._binds():
+        for _, here, _ in self._binds():
             here.mkdir(parents=True, exist_ok=True)
 
     async def stop(self, delete: bool) -> None:
@@ -102,15 +102,14 @@ class BwrapEnvironment(BaseEnvironment):
         for extra in filter(None, os.environ.get("PC_E2E_SANDBOX_BINDS", "").split(":")):
             argv += ["--ro-bind-try", extra, extra]
         argv += ["--dev", "/dev", "--proc", "/proc"]
-        for inside, here in sorted(self._binds(), key=lambda b: len(b[0])):
-            argv += ["--bind", str(here), inside]
+        for inside, here, read_only in sorted(self._binds(), key=lambda b: len(b[0])):
+            argv += ["--ro-bind" if read_only else "--bind", str(here), inside]
         argv += ["--chdir", cwd or "/workspace", "--", "bash", "-c", command]
         return argv
 
     async def exec(self, command: str, cwd: str | None = None, env: dict[str, str] | None = None,
                    timeout_sec: int | None = None, user: str | int | None = None) -> ExecResult:
         # One user here: `user` (Harbor asks for root to install and chmod) changes nothing.
-        self._resolve_user(user)
         process_env = {"PATH": BASE_PATH, "HOME": "/tmp", "TMPDIR": "/tmp"}
         for name in ("LANG", "LC_ALL"):
             if os.environ.get(name):
@@ -121,12 +120,13 @@ class BwrapEnvironment(BaseEnvironment):
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True)
         try:
             output, _ = await asyncio.wait_for(process.communicate(), timeout=timeout_sec)
-        except (asyncio.TimeoutError, asyncio.CancelledError) as stopped:
-            _kill(process)
-            await process.wait()
-            if isinstance(stopped, asyncio.CancelledError):
-                raise
+        except asyncio.TimeoutError:
             raise RuntimeError(f"Command timed out after {timeout_sec} seconds") from None
+        finally:
+            # a timeout, a cancellation (Harbor's agent deadline) or any other failure ends the sandbox
+            if process.returncode is None:
+                _kill(process)
+                await process.wait()
         return ExecResult(stdout=output.decode("utf-8", "replace"), stderr=None, return_code=process.returncode)
 
 
