@@ -98,7 +98,8 @@ check-asan:
 	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
 
 acceptance: all
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) pipelines/acceptance $(ARGS)
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) \
+		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/acceptance $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).
 crosscheck: all

@@ -316,8 +316,11 @@ static jv run_record(const struct run *r, const char *commit, const char *status
 
 static jv server_answers(const struct run *r, jv readiness, jv before, jv after, jv probes)
 {
+	const char *database = getenv("POWERCONTEXT_E2E_DATABASE_IDENTITY");
+
 	return JV_OBJECT(jv_string("server_url"), jv_string(r->client->base_url),
 			 jv_string("server_version"), r->api ? jv_string(r->api->version) : jv_null(),
+			 jv_string("database"), database && *database ? jv_string(database) : jv_null(),
 			 jv_string("readiness"), readiness,
 			 jv_string("memory_before"), before,
 			 jv_string("memory_after"), after,

@@ -112,7 +112,7 @@ peer_failure() {
 	local want_sum
 	want_sum=$(jq -r .task.checksum "$T/selection.jsonl")
 	[[ $want_sum == "$(harbor_checksum "$TASK")" ]] || fail "selection checksum is not the task's"
-	run_completed "$T/selection.jsonl"
+	POWERCONTEXT_E2E_DATABASE_IDENTITY="sqlite 3.0.0-test" run_completed "$T/selection.jsonl"
 
 	# the record
 	[[ $(rec_r .schema) == powercontext.e2e-run/v1 ]] || fail "record schema: $(rec_r .schema)"
@@ -127,6 +127,8 @@ peer_failure() {
 	fi
 	[[ $(rec_r .powercontext.server_version) == "$(exec_release)" ]] ||
 		fail "server_version $(rec_r .powercontext.server_version), expected $(exec_release)"
+	[[ $(rec_r .powercontext.database) == "sqlite 3.0.0-test" ]] ||
+		fail "the Server's database identity is not recorded: $(rec .powercontext.database)"
 	[[ $(rec_r .runner) == local ]] || fail "runner: $(rec_r .runner)"
 	[[ $(rec .errors) == '[]' ]] || fail "errors: $(rec .errors)"
 

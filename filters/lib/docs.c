@@ -625,6 +625,8 @@ static const struct field server_fields[] = {
 	{ "server_url", &s_str, 0, NULL },
 	/* the Server's own word for its release (GET /openapi.json info.version) */
 	{ "server_version", &s_str_null, OPT, "null" },
+	/* what its data lives in, as pipelines/pc-server started it */
+	{ "database", &s_str_null, OPT, "null" },
 	{ "readiness", &s_any_null, 0, NULL },
 	{ "memory_before", &s_any_null, 0, NULL },
 	{ "memory_after", &s_any_null, 0, NULL },

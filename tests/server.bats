@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# pipelines/pc-server, the real Server of the PowerContext under test on each
+# database kind pc-e2e starts itself (docs/DESIGN.md §6): what it refuses, a
+# Server that never becomes ready, the database identity it hands on, and a
+# seekdb start interrupted midway, which must leave no seekdb behind.
+
+load test_helper
+
+setup() {
+	pc_setup
+	unset POWERCONTEXT_E2E_DATABASE POWERCONTEXT_E2E_SERVER_READY_TIMEOUT POWERCONTEXT_E2E_OCEANBASE_URL \
+		POWERCONTEXT_CLIENT_API_TOKEN POWERCONTEXT_E2E_DATABASE_IDENTITY
+	STATE="$T/state"
+}
+
+teardown() {
+	"$REPO/pipelines/pc-server" stop "$STATE" 3>&- || true
+}
+
+# live_naming TEXT: the live processes whose command line holds TEXT (a
+# zombie has none).
+live_naming() {
+	pgrep -f -- "$1" | tr '\n' ' ' || true
+}
+
+# assert_nothing_left: no process names the state directory, and its tmp/ is gone.
+assert_nothing_left() {
+	local i left
+	for ((i = 0; i < 100; i++)); do
+		left=$(live_naming "$STATE/")
+		[[ -z $left ]] && break
+		sleep 0.1
+	done
+	[[ -z $left ]] || fail "processes left running: $(ps -o pid,stat,args -p "${left// /,}0" 2>/dev/null)"
+	[[ ! -e $STATE/tmp ]] || fail "the Server's temporary directory is left: $(ls -A "$STATE/tmp")"
+	[[ ! -e $STATE/server.pid ]] || fail "server.pid is left"
+}
+
+@test "pc-server: an unknown database kind is refused before anything starts" {
+	run --separate-stderr env POWERCONTEXT_E2E_DATABASE=mongodb "$REPO/pipelines/pc-server" start "$STATE"
+	assert_status 1
+	assert_stderr_contains "POWERCONTEXT_E2E_DATABASE must be sqlite, seekdb or oceanbase, got 'mongodb'"
+	[[ ! -e $STATE/server.pid && ! -e $STATE/server.log ]] || fail "something started: $(ls -A "$STATE")"
+}
+
+@test "pc-server: seekdb on a release without it fails at once, naming the release and the kind, installing nothing" {
+	run --separate-stderr env POWERCONTEXT_E2E_VERSION=0.0.2 POWERCONTEXT_E2E_DATABASE=seekdb \
+		make -s -C "$REPO" acceptance OUTPUT="$T/acceptance"
+	[[ $status -ne 0 ]] || fail "make acceptance passed"
+	assert_stderr_contains "PowerContext 0.0.2 has no seekdb database kind"
+	assert_stderr_contains "POWERCONTEXT_E2E_DATABASE=seekdb cannot run on it"
+	[[ ! -e $REPO/.tools/powercontext/0.0.2/server-seekdb ]] || fail "a seekdb Server was installed for 0.0.2"
+	[[ ! -e $T/acceptance/server ]] || fail "a Server was started"
+}
+
+@test "pc-server: a Server that is not ready in time fails with its log's last lines, and nothing is left running" {
+	run --separate-stderr env POWERCONTEXT_E2E_SERVER_READY_TIMEOUT=1 "$REPO/pipelines/pc-server" start "$STATE"
+	assert_status 1
+	assert_stdout_empty
+	assert_stderr_contains "not ready after 1 s; last lines of $STATE/server.log:"
+	assert_stderr_contains "starting PowerContext Server on http://127.0.0.1:"
+	assert_nothing_left
+}
+
+@test "pc-server exec: the command sees the Server's URL and its database identity" {
+	run --separate-stderr "$REPO/pipelines/pc-server" exec --state "$STATE" -- \
+		sh -c 'printf "%s\n" "$POWERCONTEXT_CLIENT_SERVER_URL" "$POWERCONTEXT_E2E_DATABASE_IDENTITY"'
+	assert_status 0
+	[[ ${lines[0]} == http://127.0.0.1:* ]] || fail "URL: ${lines[0]}"
+	[[ ${lines[1]} =~ ^sqlite\ 3\.[0-9]+\.[0-9]+$ ]] || fail "identity: ${lines[1]}"
+	assert_nothing_left
+}
+
+@test "pc-server: a seekdb start interrupted while seekdb prepares its schema leaves no seekdb and no socket directory" {
+	"$REPO/pipelines/pc-powercontext" server >/dev/null 2>&1 3>&- # the sqlite one, for a warm cache
+	POWERCONTEXT_E2E_DATABASE=seekdb "$REPO/pipelines/pc-powercontext" server >/dev/null 3>&- ||
+		fail "the seekdb Server could not be provided"
+	POWERCONTEXT_E2E_DATABASE=seekdb "$REPO/pipelines/pc-server" exec --state "$STATE" -- true \
+		>"$T/exec.out" 2>"$T/exec.err" 3>&- &
+	local exec_pid=$! i
+	for ((i = 0; i < 600; i++)); do
+		[[ -n $(live_naming "$STATE/home/seekdb") ]] && break
+		sleep 0.1
+	done
+	[[ -n $(live_naming "$STATE/home/seekdb") ]] || fail "seekdb never started: $(cat "$T/exec.err")"
+	kill -TERM "$exec_pid"
+	wait "$exec_pid" || true
+	assert_nothing_left
+}
