@@ -87,3 +87,15 @@ assert_nothing_left() {
 	wait "$exec_pid" || true
 	assert_nothing_left
 }
+
+@test "pc-server: a seekdb start that fails (not ready in time) leaves no seekdb and no socket directory" {
+	POWERCONTEXT_E2E_DATABASE=seekdb "$REPO/pipelines/pc-powercontext" server >/dev/null 3>&- ||
+		fail "the seekdb Server could not be provided"
+	run --separate-stderr env POWERCONTEXT_E2E_DATABASE=seekdb POWERCONTEXT_E2E_SERVER_READY_TIMEOUT=8 \
+		"$REPO/pipelines/pc-server" start "$STATE"
+	assert_status 1
+	assert_stderr_contains "not ready after 8 s; last lines of $STATE/server.log:"
+	# seekdb had started on its data directory before the Server was stopped
+	[[ -d $STATE/home/seekdb/store ]] || fail "seekdb never started: $(ls -A "$STATE/home" 2>/dev/null)"
+	assert_nothing_left
+}
