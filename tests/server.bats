@@ -23,24 +23,36 @@ live_naming() {
 	pgrep -f -- "$1" | tr '\n' ' ' || true
 }
 
-# assert_nothing_left: no process names the state directory, and its tmp/ is gone.
+# assert_nothing_left: no Server is left (found by the ports server.log
+# names), no seekdb (whose command line names its data directory), no
+# socket directory of seekdb's for this state, no state file of a run.
 assert_nothing_left() {
-	local i left
+	local i left port d
+	local -a patterns=("$STATE/")
+	while read -r port; do
+		patterns+=("server run --host 127.0.0.1 --port $port\$")
+	done < <(sed -n 's/.*starting PowerContext Server on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$STATE/server.log")
+	[[ ${#patterns[@]} -gt 1 ]] || fail "server.log names no Server start: $(cat "$STATE/server.log")"
 	for ((i = 0; i < 100; i++)); do
-		left=$(live_naming "$STATE/")
+		left=
+		for d in "${patterns[@]}"; do left+=$(live_naming "$d"); done
 		[[ -z $left ]] && break
 		sleep 0.1
 	done
 	[[ -z $left ]] || fail "processes left running: $(ps -o pid,stat,args -p "${left// /,}0" 2>/dev/null)"
-	[[ ! -e $STATE/tmp ]] || fail "the Server's temporary directory is left: $(ls -A "$STATE/tmp")"
-	[[ ! -e $STATE/server.pid ]] || fail "server.pid is left"
+	for d in /tmp/pylibseekdb-uds-*; do
+		[[ $(readlink -- "$d/run" 2>/dev/null) != "$STATE/home/seekdb/run" ]] || fail "seekdb's socket directory $d is left"
+	done
+	for d in tmp server.pid url start.out; do
+		[[ ! -e $STATE/$d ]] || fail "$STATE/$d is left"
+	done
 }
 
 @test "pc-server: an unknown database kind is refused before anything starts" {
 	run --separate-stderr env POWERCONTEXT_E2E_DATABASE=mongodb "$REPO/pipelines/pc-server" start "$STATE"
 	assert_status 1
 	assert_stderr_contains "POWERCONTEXT_E2E_DATABASE must be sqlite, seekdb or oceanbase, got 'mongodb'"
-	[[ ! -e $STATE/server.pid && ! -e $STATE/server.log ]] || fail "something started: $(ls -A "$STATE")"
+	[[ ! -e $STATE/server.pid && ! -e $STATE/server.log && ! -e $STATE/home ]] || fail "something started: $(ls -A "$STATE")"
 }
 
 @test "pc-server: seekdb on a release without it fails at once, naming the release and the kind, installing nothing" {
@@ -83,18 +95,22 @@ assert_nothing_left() {
 		sleep 0.1
 	done
 	[[ -n $(live_naming "$STATE/home/seekdb") ]] || fail "seekdb never started: $(cat "$T/exec.err")"
+	local t0=$SECONDS rc=0
 	kill -TERM "$exec_pid"
-	wait "$exec_pid" || true
+	wait "$exec_pid" || rc=$?
+	[[ $rc -eq 143 ]] || fail "pc-server exec ended with $rc after TERM, not 143: $(cat "$T/exec.err")"
+	# a bound, not a timing assertion: the stop must not wait for readiness (about 90 s)
+	[[ $((SECONDS - t0)) -lt 30 ]] || fail "pc-server exec took $((SECONDS - t0)) s to stop after TERM"
 	assert_nothing_left
 }
 
 @test "pc-server: a seekdb start that fails (not ready in time) leaves no seekdb and no socket directory" {
 	POWERCONTEXT_E2E_DATABASE=seekdb "$REPO/pipelines/pc-powercontext" server >/dev/null 3>&- ||
 		fail "the seekdb Server could not be provided"
-	run --separate-stderr env POWERCONTEXT_E2E_DATABASE=seekdb POWERCONTEXT_E2E_SERVER_READY_TIMEOUT=8 \
+	run --separate-stderr env POWERCONTEXT_E2E_DATABASE=seekdb POWERCONTEXT_E2E_SERVER_READY_TIMEOUT=30 \
 		"$REPO/pipelines/pc-server" start "$STATE"
 	assert_status 1
-	assert_stderr_contains "not ready after 8 s; last lines of $STATE/server.log:"
+	assert_stderr_contains "not ready after 30 s; last lines of $STATE/server.log:"
 	# seekdb had started on its data directory before the Server was stopped
 	[[ -d $STATE/home/seekdb/store ]] || fail "seekdb never started: $(ls -A "$STATE/home" 2>/dev/null)"
 	assert_nothing_left
