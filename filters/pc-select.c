@@ -56,6 +56,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return c == STAGE_END ? 0 : c;
 }
 
+/* Whether the resolved path real lies in the directory root, itself resolved. */
+static int inside(const char *real, const char *root)
+{
+	char top[PATH_MAX];
+	size_t n;
+
+	if (!realpath(root, top))
+		return 0;
+	n = strlen(top);
+	return !strncmp(real, top, n) && (real[n] == '/' || real[n] == '\0' || (n == 1 && top[0] == '/'));
+}
+
 /* The selection line of w; for a local task, after checking its checksum. */
 static int selection(const struct workload *w, const char *root, jv *out,
 		     struct pc_err *e)
@@ -75,6 +87,9 @@ static int selection(const struct workload *w, const char *root, jv *out,
 
 		if (!realpath(dir, real))
 			rc = pc_fail_errno(e, "%s: dataset task %s", w->path, dir);
+		else if (!inside(real, root))
+			rc = pc_fail(e, "%s: dataset task %s resolves to %s, outside the repository %s (a symbolic link?)",
+				     w->path, rel, real, root);
 		else if (harbor_task_checksum(real, hex, e) != 0)
 			rc = pc_wrap(e, "%s: ", w->path);
 		else if (strcmp(hex, pinned))

@@ -526,6 +526,15 @@ $(realpath "$T/repo/tasks/t")"
 		'probe ids must be unique: "first" repeats'
 }
 
+@test "probe id uniqueness is one pass: 50,000 probes with one repeat are refused within the hang guard" {
+	# regression: every pair was compared (20,000 probes took 109 s); the bound
+	# below only catches that, it is not a timing assertion
+	registry_manifest '.evaluation.probes = ([range(50000) | {id: "p\(.)", query: "q\(.)?"}] + [{id: "p0", query: "again?"}])' >"$T/m.yaml"
+	run --separate-stderr timeout 60 pc-select --manifests "$T/m.yaml" --category smoke
+	assert_status 1
+	assert_stderr_contains 'probe ids must be unique: "p0" repeats'
+}
+
 @test "context fragments must not be blank, in expected and forbidden context alike" {
 	reject '.evaluation.probes[0].expected_context = ["x", " \u2003"]' "evaluation.probes[0].expected_context[1]" "must not be blank"
 	reject '.evaluation.probes[0].forbidden_context = [""]' "evaluation.probes[0].forbidden_context[0]" "must not be blank"
@@ -621,8 +630,27 @@ $(realpath "$T/repo/tasks/t")"
 
 @test "dataset task_id and checksum are checked" {
 	reject '.dataset.task_id = ""' dataset.task_id "must be at least 1 characters"
+	# regression: ../../../x selected a task outside the dataset directory
+	reject '.dataset.task_id = "../../../x"' dataset 'task_id must name a task of the dataset, not a path'
+	reject '.dataset.task_id = "sub/task"' dataset 'task_id must name a task of the dataset, not a path'
+	reject '.dataset.task_id = ".."' dataset 'task_id must name a task of the dataset, not a path'
 	reject '.dataset.checksum = ("A" * 64)' dataset.checksum "must be 64 lowercase hex digits"
 	reject '.dataset.checksum = ("a" * 63)' dataset.checksum "must be 64 lowercase hex digits"
+}
+
+@test "a dataset reached through a symbolic link out of the repository is refused" {
+	# regression: a dataset.path through a link inside the repository to a directory outside it was accepted
+	copy_catalog "$T/repo"
+	mkdir -p "$T/outside"
+	cp -R "$REPO/manifests/harbor-tasks/project-database-decision" "$T/outside/"
+	ln -s "$T/outside" "$T/repo/manifests/linked-tasks"
+	sed 's|path: manifests/harbor-tasks|path: manifests/linked-tasks|' \
+		"$REPO/manifests/acceptance-01-project-database-decision.yaml" >"$T/repo/manifests/acceptance-01-project-database-decision.yaml"
+	grep -q 'path: manifests/linked-tasks' "$T/repo/manifests/acceptance-01-project-database-decision.yaml"
+	run --separate-stderr pc-select --manifests "$T/repo/manifests" --root "$T/repo" --id project-database-decision
+	assert_status 1
+	assert_stderr_contains "dataset task manifests/linked-tasks/project-database-decision resolves to $T/outside/project-database-decision, outside the repository"
+	assert_stdout_empty
 }
 
 @test "probes are required and non-empty" {

@@ -147,6 +147,15 @@ static int dataset_rule(jv v, char *why, size_t whylen)
 		snprintf(why, whylen, "must give exactly one of path or name");
 		return -1;
 	}
+	/* a name in the dataset, never a way out of it */
+	jv task = jv_object_get(jv_copy(v), jv_string("task_id"));
+	const char *id = jv_get_kind(task) == JV_KIND_STRING ? jv_string_value(task) : "";
+	int pathlike = strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, "..");
+	jv_free(task);
+	if (pathlike) {
+		snprintf(why, whylen, "task_id must name a task of the dataset, not a path (no \"/\", not \".\" or \"..\")");
+		return -1;
+	}
 	if (has_path && is_set(v, "version")) {
 		snprintf(why, whylen, "a local dataset (path) cannot declare a version");
 		return -1;
@@ -154,23 +163,27 @@ static int dataset_rule(jv v, char *why, size_t whylen)
 	return 0;
 }
 
+/* One pass over the ids, remembered in an object (a hash table): pairwise
+ * comparison made 20,000 probes take minutes. */
 static int unique_probe_ids(jv probes, char *why, size_t whylen)
 {
-	int n = jv_array_length(jv_copy(probes));
+	jv seen = jv_object();
+	int rc = 0;
 
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < i; j++) {
-			jv a = jv_object_get(jv_array_get(jv_copy(probes), i), jv_string("id"));
-			jv b = jv_object_get(jv_array_get(jv_copy(probes), j), jv_string("id"));
-			int same = jv_equal(jv_copy(a), b);
-			if (same)
-				snprintf(why, whylen, "probe ids must be unique: \"%s\" repeats",
-					 jv_string_value(a));
-			jv_free(a);
-			if (same)
-				return -1;
+	jv_array_foreach(probes, i, probe) {
+		(void)i;
+		jv id = jv_object_get(probe, jv_string("id"));
+		if (rc == 0 && jv_get_kind(id) == JV_KIND_STRING) {
+			if (jv_object_has(jv_copy(seen), jv_copy(id))) {
+				snprintf(why, whylen, "probe ids must be unique: \"%s\" repeats", jv_string_value(id));
+				rc = -1;
+			} else
+				seen = jv_object_set(seen, jv_copy(id), jv_true());
 		}
-	return 0;
+		jv_free(id);
+	}
+	jv_free(seen);
+	return rc;
 }
 
 /* A forbidden fragment inside an expected one could never be satisfied:
