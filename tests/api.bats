@@ -104,3 +104,26 @@ unknown_shape() {
 	[[ $(rec .powercontext.server_version) == null ]] || fail "server_version: $(rec .powercontext.server_version)"
 	[[ $(rec_r .environment.commit) == unknown ]] || fail "environment.commit: $(rec_r .environment.commit)"
 }
+
+@test "a readiness answer that is not JSON fails the record cleanly, before the agent runs" {
+	# regression: pc-run-bub aborted (jv_dump_term: Invalid value, rc 134) and wrote no record
+	fake_server text-ready
+	exec_peer echo
+	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
+	assert_contains "$(rec_r '.errors[0]')" "readiness: GET /health/ready: the response is not JSON: <html>502" "first error"
+	[[ $(rec .powercontext.readiness) == null ]] || fail "readiness: $(rec .powercontext.readiness)"
+}
+
+@test "a probe answer that is not JSON fails the record cleanly and keeps the agent's evidence" {
+	# regression: the same abort after the agent ran, so its evidence was lost
+	fake_server text-prepare
+	exec_peer echo
+	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
+	assert_contains "$(rec_r '.errors[]')" "POST /v1/context/prepare: the response is not JSON: <html>502" "errors"
+	[[ $(rec '.powercontext.probes[0].response') == null ]] || fail "probe: $(rec '.powercontext.probes[0]')"
+	assert_json_files "$(trial_dir)/result.json" "$(trial_dir)/steps/capture/agent/acp-summary.json"
+}

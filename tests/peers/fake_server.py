@@ -11,6 +11,8 @@ POST /v1/memory/entries/list answers by FAKE_MODE:
   no-entries      an object without an entries array
   same-cursor     an empty page whose next_cursor is the cursor it was sent (always "c1")
   no-openapi      (GET /openapi.json answers 404 instead)
+  text-ready      (GET /health/ready answers 200 with a body that is not JSON instead)
+  text-prepare    an empty listing; POST /v1/context/prepare answers 200 with a body that is not JSON
 
 Anything else is a 404 with PowerContext's error envelope.
 
@@ -27,7 +29,9 @@ LISTINGS = {
     "unknown-entry": {"entries": [{"id": 7, "text": "a fact", "kind": "fact", "state": "active"}]},
     "no-entries": {"items": []},
     "same-cursor": {"entries": [], "next_cursor": "c1"},
+    "text-prepare": {"entries": []},
 }
+NOT_JSON = b"<html>502 from a proxy that is not PowerContext</html>"
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -39,12 +43,21 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def not_json(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(NOT_JSON)))
+        self.end_headers()
+        self.wfile.write(NOT_JSON)
+
     def missing(self):
         self.answer(404, {"error": {"code": "not_found", "message": f"no {self.path} here"}})
 
     def do_GET(self):
         if self.path == "/openapi.json" and MODE != "no-openapi":
             self.answer(200, {"openapi": "3.1.0", "info": {"title": "fake", "version": "9.9.9"}, "paths": {}})
+        elif self.path == "/health/ready" and MODE == "text-ready":
+            self.not_json()
         elif self.path == "/health/ready":
             self.answer(200, {"status": "ready"})
         else:
@@ -54,6 +67,8 @@ class Handler(BaseHTTPRequestHandler):
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
         if self.path == "/v1/memory/entries/list" and MODE in LISTINGS:
             self.answer(200, LISTINGS[MODE])
+        elif self.path == "/v1/context/prepare" and MODE == "text-prepare":
+            self.not_json()
         else:
             self.missing()
 
