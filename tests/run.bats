@@ -438,3 +438,16 @@ $(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
 	assert_stderr_contains "stdin:1" "powercontext.e2e-selection/v1"
 	[[ -z $(ls -A "$TMPDIR") ]] || fail "pc-run-bub left files in TMPDIR: $(ls -A "$TMPDIR")"
 }
+
+@test "a task.toml with arrays nested 100,000 deep fails the record with its file and line, not a stack overflow" {
+	# regression: pc-run-bub crashed (SIGSEGV) in the recursive TOML reader
+	cp -R "$TASK" "$T/deep-task"
+	python3 -c "print('version = \"1.3\"'); print('x = ' + '[' * 100000 + ']' * 100000)" >"$T/deep-task/task.toml"
+	exec_select "$ID"
+	jq -c --arg d "$T/deep-task" '.task.dir = $d' "$T/selection.jsonl" >"$T/deep.jsonl"
+	exec_peer echo
+	exec_run_bub "$T/deep.jsonl" --agent "$PEER_AGENT"
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
+	assert_contains "$(rec_r '.errors[]')" "$T/deep-task/task.toml:2: unsupported or invalid TOML: arrays nested deeper than 64 levels" "errors"
+}

@@ -869,3 +869,12 @@ $(realpath "$T/repo/tasks/t")"
 	assert_stdout_empty
 	assert_stderr_contains "unexpected argument"
 }
+
+@test "YAML nested 100,000 deep is refused naming file, line and column, not a stack overflow" {
+	# regression: pc-select crashed (SIGSEGV) in the recursive loader
+	python3 -c "print('schema: powercontext.e2e-task/v1'); print('id: ' + '[' * 100000 + ']' * 100000)" >"$T/deep.yaml"
+	run --separate-stderr pc-select --manifests "$T/deep.yaml"
+	assert_status 1
+	assert_stderr_contains "$T/deep.yaml:2:260: nested deeper than 256 levels"
+	assert_stdout_empty
+}

@@ -7,10 +7,15 @@
 
 #include "text.h"
 
+/* Arrays recurse once per level: hostile nesting ends here, not in a stack
+ * overflow. No task.toml needs more than two. */
+#define MAX_ARRAY_DEPTH 64
+
 struct cursor {
 	const char *p;
 	const char *file;
 	int line;
+	int depth; /* arrays open around the value being parsed */
 	struct pc_err *e;
 };
 
@@ -90,8 +95,14 @@ static int parse_value(struct cursor *c, jv *out)
 
 	if (*c->p == '"' || *c->p == '\'')
 		return parse_string(c, out);
-	if (*c->p == '[')
-		return parse_array(c, out);
+	if (*c->p == '[') {
+		if (c->depth >= MAX_ARRAY_DEPTH)
+			return bad(c, "arrays nested deeper than 64 levels");
+		c->depth++;
+		int rc = parse_array(c, out);
+		c->depth--;
+		return rc;
+	}
 	if (!strncmp(c->p, "true", 4) || !strncmp(c->p, "false", 5)) {
 		int t = *c->p == 't';
 		c->p += t ? 4 : 5;
@@ -247,7 +258,7 @@ int toml_load(const char *path, jv *out, struct pc_err *e)
 		sbuf_addn(&b, chunk, n);
 	fclose(f);
 	char *text = sbuf_take(&b);
-	struct cursor c = { text, path, 1, e };
+	struct cursor c = { .p = text, .file = path, .line = 1, .e = e };
 	int rc = parse_document(&c, out);
 	free(text);
 	return rc;

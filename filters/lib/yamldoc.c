@@ -11,11 +11,16 @@
 
 #include "text.h"
 
+/* Deeper than any document of pc-e2e's needs: the loader recurses once per
+ * level, so hostile nesting must end here, not in a stack overflow. */
+#define MAX_DEPTH 256
+
 struct loader {
 	yaml_parser_t parser;
 	const char *file;
 	jv marks;
 	jv anchors;
+	int depth; /* collections open around the node being parsed */
 	struct pc_err *e;
 };
 
@@ -339,14 +344,21 @@ static int parse_node(struct loader *l, yaml_event_t *ev, const char *path, jv *
 		return 0;
 	}
 	case YAML_MAPPING_START_EVENT:
-		rc = parse_mapping(l, path, out);
-		if (rc == 0)
-			remember_anchor(l, ev->data.mapping_start.anchor, *out);
-		return rc;
 	case YAML_SEQUENCE_START_EVENT:
-		rc = parse_sequence(l, path, out);
-		if (rc == 0)
-			remember_anchor(l, ev->data.sequence_start.anchor, *out);
+		if (l->depth >= MAX_DEPTH)
+			return pc_fail(l->e, "%s:%zu:%zu: nested deeper than %d levels", l->file,
+				       ev->start_mark.line + 1, ev->start_mark.column + 1, MAX_DEPTH);
+		l->depth++;
+		if (ev->type == YAML_MAPPING_START_EVENT) {
+			rc = parse_mapping(l, path, out);
+			if (rc == 0)
+				remember_anchor(l, ev->data.mapping_start.anchor, *out);
+		} else {
+			rc = parse_sequence(l, path, out);
+			if (rc == 0)
+				remember_anchor(l, ev->data.sequence_start.anchor, *out);
+		}
+		l->depth--;
 		return rc;
 	default:
 		return pc_fail(l->e, "%s:%zu:%zu: unexpected YAML event", l->file,
