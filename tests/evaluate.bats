@@ -808,6 +808,27 @@ project-database-decision"
 	assert_output ""
 }
 
+@test "--output killed while it writes a report leaves no temporary file behind" {
+	# regression: a kill between the temporary file and its rename left eval-report.json.tmp.*
+	cc -shared -fPIC -o "$T/slow_fsync.so" "$REPO/tests/peers/slow_fsync.c"
+	mkdir -p "$T/out"
+	LD_PRELOAD="$T/slow_fsync.so" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+		pc-evaluate --output "$T/out" <"$ACCEPTED" >/dev/null 2>"$T/err" &
+	local pid=$! i
+	# the report is being written once its directory exists
+	for ((i = 0; i < 100; i++)); do
+		[[ -d $T/out/project-database-decision ]] && break
+		sleep 0.1
+	done
+	[[ -d $T/out/project-database-decision ]] || fail "pc-evaluate never started writing: $(cat "$T/err")"
+	sleep 0.5
+	kill -KILL "$pid"
+	wait "$pid" || true
+	run find "$T/out" -name '*.tmp.*'
+	assert_output ""
+	[[ ! -e $T/out/project-database-decision/eval-report.json ]] || fail "a report was completed before the kill"
+}
+
 @test "--output also writes reports of failed and inconclusive cases" {
 	replay '.status = "failed" | .errors = ["boom"]' >"$T/in.json"
 	run --separate-stderr pc-evaluate --output "$T/out" <"$T/in.json"

@@ -1,7 +1,10 @@
+/* O_TMPFILE */
+#define _GNU_SOURCE
 #include "io.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +55,10 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* The file is written unnamed (O_TMPFILE) and only given a temporary name
+ * once complete, just before the rename: a process killed while writing
+ * leaves nothing behind.  Where the file system has no O_TMPFILE, a named
+ * temporary file is written instead. */
 int io_write_artifact(const char *dir, const char *name, const char *data,
 		      size_t len, struct pc_err *e)
 {
@@ -63,19 +70,31 @@ int io_write_artifact(const char *dir, const char *name, const char *data,
 		free(path);
 		return -1;
 	}
-	tn = strlen(path) + 16;
+	tn = strlen(path) + 32;
 	tmp = pc_xmalloc(tn);
-	snprintf(tmp, tn, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	int unnamed = fd >= 0;
+	if (unnamed)
+		snprintf(tmp, tn, "%s.tmp.%ld.%d", path, (long)getpid(), fd);
+	else {
+		snprintf(tmp, tn, "%s.tmp.XXXXXX", path);
+		fd = mkstemp(tmp);
+	}
 	if (fd < 0)
 		rc = pc_fail_errno(e, "%s: cannot create", tmp);
 	else {
 		if (write_all(fd, data, len) != 0 || fsync(fd) != 0)
 			rc = pc_fail_errno(e, "%s: write error", path);
+		if (rc == 0 && fchmod(fd, 0644) != 0)
+			rc = pc_fail_errno(e, "%s: cannot set mode", tmp);
+		if (rc == 0 && unnamed) {
+			char proc[64];
+			snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+			if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0)
+				rc = pc_fail_errno(e, "%s: cannot create", tmp);
+		}
 		if (close(fd) != 0 && rc == 0)
 			rc = pc_fail_errno(e, "%s: write error", path);
-		if (rc == 0 && chmod(tmp, 0644) != 0)
-			rc = pc_fail_errno(e, "%s: cannot set mode", tmp);
 		if (rc == 0 && rename(tmp, path) != 0)
 			rc = pc_fail_errno(e, "%s: cannot rename into place", path);
 		if (rc != 0)

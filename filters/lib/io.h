@@ -1,8 +1,9 @@
 /* io: files written whole or not at all.
  *
- * Artifacts (replay.json, eval-report.json, report.md) are written to a
- * temporary name in the target directory and renamed into place, so a crash
- * or a full disk never leaves half a file where a reader would look.
+ * Artifacts (replay.json, eval-report.json, report.md) are written as an
+ * unnamed file in the target directory and linked and renamed into place
+ * once complete, so a crash, a kill or a full disk never leaves half a file
+ * where a reader would look, nor a temporary file behind.
  */
 #ifndef PC_IO_H
 #define PC_IO_H
