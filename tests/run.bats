@@ -451,3 +451,22 @@ $(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
 	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
 	assert_contains "$(rec_r '.errors[]')" "$T/deep-task/task.toml:2: unsupported or invalid TOML: arrays nested deeper than 64 levels" "errors"
 }
+
+@test "the verifier runs with the sandbox's base environment, none of pc-run-bub's variables or secrets" {
+	# regression: the verifier inherited the whole host environment, secrets included
+	cp -R "$TASK" "$T/env-task"
+	printf '#!/bin/sh\nenv > /logs/verifier/env.txt\necho 1 > /logs/verifier/reward.txt\n' >"$T/env-task/steps/capture/tests/test.sh"
+	exec_select "$ID"
+	jq -c --arg d "$T/env-task" '.task.dir = $d' "$T/selection.jsonl" >"$T/env.jsonl"
+	exec_peer echo
+	OPENAI_API_KEY=pc-e2e-test-key-1 AWS_SECRET_ACCESS_KEY=pc-e2e-test-key-2 \
+		exec_run_bub "$T/env.jsonl" --agent "$PEER_AGENT"
+	assert_exit 0
+	local dump
+	dump="$(trial_dir)/steps/capture/verifier/env.txt"
+	assert_files "$dump"
+	! grep -qE '^(OPENAI_API_KEY|AWS_SECRET_ACCESS_KEY|POWERCONTEXT_CLIENT_SERVER_URL|PC_E2E_[A-Z_]*)=' "$dump" ||
+		fail "the verifier saw pc-run-bub's environment: $(grep -E '^(OPENAI|AWS|POWERCONTEXT|PC_E2E)' "$dump")"
+	grep -qx 'PATH=/usr/local/bin:/usr/bin:/bin' "$dump" || fail "the verifier has no sandbox PATH: $(cat "$dump")"
+	grep -qx 'HOME=/tmp' "$dump" || fail "the verifier has no sandbox HOME: $(cat "$dump")"
+}

@@ -56,17 +56,22 @@ void env_forward(struct envv *e, const char *name)
 		env_set(e, name, v);
 }
 
+void sandbox_base_env(struct envv *e)
+{
+	env_set(e, "PATH", "/usr/local/bin:/usr/bin:/bin");
+	env_set(e, "HOME", "/tmp");
+	env_set(e, "TMPDIR", "/tmp");
+	env_forward(e, "LANG");
+	env_forward(e, "LC_ALL");
+}
+
 void agent_env(const struct run *r, struct envv *e)
 {
 	jv spec = jv_object_get(jv_copy(r->workload), jv_string("evaluation"));
 	jv exec = jv_object_get(jv_copy(r->workload), jv_string("execution"));
 	char num[32];
 
-	env_set(e, "PATH", "/usr/local/bin:/usr/bin:/bin");
-	env_set(e, "HOME", "/tmp");
-	env_set(e, "TMPDIR", "/tmp");
-	env_forward(e, "LANG");
-	env_forward(e, "LC_ALL");
+	sandbox_base_env(e);
 	env_forward_prefix(e, "POWERCONTEXT_BUB_");
 	env_forward_prefix(e, "POWERCONTEXT_CLIENT_");
 	env_set(e, "POWERCONTEXT_CLIENT_SERVER_URL", r->client->base_url);

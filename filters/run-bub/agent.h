@@ -23,7 +23,11 @@ void env_free(struct envv *e);
 void env_forward(struct envv *e, const char *name);
 void env_forward_prefix(struct envv *e, const char *prefix);
 
-/* The agent's whole environment for run r. */
+/* What every process in a sandbox gets: PATH, HOME and TMPDIR inside it,
+ * and this process's LANG and LC_ALL.  The verifier gets nothing more. */
+void sandbox_base_env(struct envv *e);
+
+/* The agent's whole environment for run r: the base, and what it needs. */
 void agent_env(const struct run *r, struct envv *e);
 
 /* The agent to run and, for a provisioned Bub, its directory and the

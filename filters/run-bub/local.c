@@ -315,12 +315,12 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 
 /* ---- one step: verifier ---- */
 
-static int run_cmd(char *const argv[], const char *log, long timeout_ms, int *status,
+static int run_cmd(char *const argv[], char *const env[], const char *log, long timeout_ms, int *status,
 		   struct pc_err *e)
 {
 	struct proc p;
 
-	if (proc_spawn(&p, argv, NULL, NULL, log, 0, e) != 0)
+	if (proc_spawn(&p, argv, env, NULL, log, 0, e) != 0)
 		return -1;
 	if (!proc_wait(&p, timeout_ms)) {
 		proc_kill(&p, 2000);
@@ -345,7 +345,7 @@ static int stage_tests(const char *task_dir, const char *step, const char *into,
 		if (stat(sources[i], &st) != 0)
 			continue;
 		char *const cp[] = { "cp", "-RL", (char *)sources[i], (char *)into, NULL };
-		rc = run_cmd(cp, "/dev/null", 60000, &status, e);
+		rc = run_cmd(cp, NULL, "/dev/null", 60000, &status, e);
 		if (rc == 0 && status != 0)
 			rc = pc_fail(e, "cannot copy %s", sources[i]);
 	}
@@ -373,11 +373,15 @@ static jv run_verifier(struct run *r, const char *task_dir, const char *step,
 		struct sandbox sb = { r->project, sp->agent, sp->verifier, sp->tests,
 				      sp->workspace, getenv("PC_E2E_SANDBOX_BINDS"), NULL };
 		char **argv = sandbox_argv(&sb, cmd);
+		/* none of pc-run-bub's environment, secrets included, as under Harbor */
+		struct envv env = { NULL, 0 };
+		sandbox_base_env(&env);
 		/* the script's exit code is ignored, as Harbor ignores it */
-		if (run_cmd(argv, "/dev/null", (long)(timeout_s * 1000), &status, &e) != 0)
+		if (run_cmd(argv, env.v, "/dev/null", (long)(timeout_s * 1000), &status, &e) != 0)
 			type = strstr(e.msg, "timed out") ? "TimeoutError" : "VerifierOutputParseError";
 		else if (harbor_read_rewards(sp->verifier, &rewards, &type, &e) != 0)
 			rewards = jv_null();
+		env_free(&env);
 		sandbox_argv_free(argv);
 	}
 	if (type)
