@@ -905,6 +905,31 @@ project-database-decision"
 	assert_output "openai [REDACTED]; server [REDACTED]; proxy [REDACTED]"
 }
 
+@test "a secret base64- or percent-encoded, at any alignment, is redacted too" {
+	# regression: a secret the agent or verifier encoded reached every sink
+	local secret='sk-secret/value+1234' forms
+	forms=$(SECRET=$secret python3 -c '
+import base64, os, urllib.parse
+s = os.environ["SECRET"].encode()
+for prefix in (b"", b"x", b"xy"):
+    print(base64.b64encode(prefix + s + b"tail").decode())
+    print(base64.urlsafe_b64encode(prefix + s).decode().rstrip("="))
+print(urllib.parse.quote(s, safe=""))
+print(urllib.parse.quote(s, safe="").lower())')
+	jq -n --arg forms "$forms" '$forms | split("\n")' >"$T/errors.json"
+	replay '.status = "failed" | .errors = $errs[0]' --slurpfile errs "$T/errors.json" >"$T/in.json"
+	BUB_API_KEY=$secret run --separate-stderr pc-evaluate --output "$T/out" <"$T/in.json"
+	assert_status 3
+	save_stdout "$T/stdout.jsonl"
+	local form f
+	while read -r form; do
+		for f in "$T/stdout.jsonl" "$T/out/project-database-decision/eval-report.json"; do
+			! grep -qF -- "$form" "$f" || fail "the encoded secret $form is in $f"
+		done
+	done <<<"$forms"
+	[[ $(grep -o '\[REDACTED\]' "$T/stdout.jsonl" | wc -l) -ge 8 ]] || fail "not every form was redacted: $(cat "$T/stdout.jsonl")"
+}
+
 @test "the longest secret is redacted first" {
 	replay '.status = "failed" | .errors = ["key sk-abc-extended and sk-abc"]' >"$T/in.json"
 	BUB_API_KEY=sk-abc BUB_OTHER_API_KEY=sk-abc-extended run --separate-stderr pc-evaluate <"$T/in.json"

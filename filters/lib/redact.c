@@ -38,6 +38,42 @@ static char *json_escaped(const char *s)
 	return out;
 }
 
+/* The characters of the base64 encoding of s (alphabet: the 64 symbols)
+ * that depend on s alone, when s follows `offset` other bytes (0, 1 or 2):
+ * every alignment in a longer encoded text, with or without padding. */
+static char *base64_core(const char *s, int offset, const char *alphabet)
+{
+	size_t n = strlen(s), bits = 8 * ((size_t)offset + n);
+	size_t first = (8 * (size_t)offset + 5) / 6, end = bits / 6;
+	struct sbuf b = { 0 };
+
+	for (size_t j = first; j < end; j++) {
+		unsigned v = 0;
+		for (size_t bit = 6 * j; bit < 6 * j + 6; bit++) {
+			size_t byte = bit / 8;
+			unsigned c = byte < (size_t)offset ? 0 : (unsigned char)s[byte - (size_t)offset];
+			v = v << 1 | ((c >> (7 - bit % 8)) & 1);
+		}
+		sbuf_addn(&b, &alphabet[v], 1);
+	}
+	return sbuf_take(&b);
+}
+
+/* s percent-encoded, every byte but RFC 3986's unreserved ones, in upper
+ * or lower case hex. */
+static char *url_encoded(const char *s, int lower)
+{
+	struct sbuf b = { 0 };
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~", *p))
+			sbuf_addn(&b, (const char *)p, 1);
+		else
+			sbuf_addf(&b, lower ? "%%%02x" : "%%%02X", *p);
+	return sbuf_take(&b);
+}
+
 static void add_needle(struct redactor *r, char *s)
 {
 	for (int i = 0; i < r->n; i++)
@@ -56,6 +92,32 @@ static int longest_first(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+/* What an agent or a verifier might have made of a secret: its base64
+ * (standard and URL-safe, at every alignment) and percent-encoded forms.
+ * Fragments shorter than this could be anyone's text, so they are left. */
+#define MIN_ENCODED_NEEDLE 8
+
+static void add_encoded_needles(struct redactor *r, const char *secret)
+{
+	static const char *const alphabets[] = {
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+	};
+	char *forms[8];
+	int n = 0;
+
+	for (int a = 0; a < 2; a++)
+		for (int offset = 0; offset < 3; offset++)
+			forms[n++] = base64_core(secret, offset, alphabets[a]);
+	forms[n++] = url_encoded(secret, 0);
+	forms[n++] = url_encoded(secret, 1);
+	for (int i = 0; i < n; i++)
+		if (strlen(forms[i]) >= MIN_ENCODED_NEEDLE)
+			add_needle(r, forms[i]);
+		else
+			free(forms[i]);
+}
+
 void redactor_init(struct redactor *r, char *const *env)
 {
 	r->needles = NULL;
@@ -66,6 +128,7 @@ void redactor_init(struct redactor *r, char *const *env)
 			continue;
 		add_needle(r, pc_xstrdup(eq + 1));
 		add_needle(r, json_escaped(eq + 1));
+		add_encoded_needles(r, eq + 1);
 	}
 	if (r->n > 1)
 		qsort(r->needles, (size_t)r->n, sizeof *r->needles, longest_first);

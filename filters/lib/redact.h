@@ -2,8 +2,10 @@
  *
  * Secrets are the non-empty values of BUB_API_KEY, every BUB_*_API_KEY,
  * POWERCONTEXT_CLIENT_API_TOKEN and POWERCONTEXT_E2E_AGENT_PROXY_URL.  Each is
- * replaced by "[REDACTED]", longest first, both as written and in its
- * JSON-escaped form, in every string of a document before it is written.
+ * replaced by "[REDACTED]", longest first, as written, JSON-escaped,
+ * base64-encoded (standard and URL-safe, at any alignment in a longer
+ * encoded text) and percent-encoded, in every string of a document before it
+ * is written.
  */
 #ifndef PC_REDACT_H
 #define PC_REDACT_H
