@@ -505,7 +505,7 @@ static void run_trial(struct run *r, const char *task_dir)
 	char checksum[SHA256_HEX_LEN + 1];
 	struct pc_err e;
 	char *toml_path = io_join(task_dir, "task.toml");
-	jv task_toml, steps, results = jv_array();
+	jv task_toml, steps, results;
 	char started[40], job_id[37], trial_id[37];
 	int stop = 0;
 
@@ -518,6 +518,7 @@ static void run_trial(struct run *r, const char *task_dir)
 		return;
 	}
 	free(toml_path);
+	results = jv_array();
 	if (harbor_write_json(r->trial_dir, "config.json", trial_config(r, task_dir), &e) != 0)
 		run_error(r, "%s", e.msg);
 	steps = jv_object_get(jv_copy(task_toml), jv_string("steps"));
