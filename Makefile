@@ -2,7 +2,8 @@
 # `make` builds bin/, `make test` runs the bats suites, `make check-asan` runs
 # them again on an AddressSanitizer + UBSan build, `make acceptance` runs the
 # acceptance workloads on the PowerContext under test (POWERCONTEXT_E2E_VERSION,
-# CATALOG=powercontext for its own catalog, RUNNER=harbor for the Harbor CLI), `make crosscheck OUTPUT=…` checks
+# CATALOG=powercontext for its own catalog, RUNNER=harbor for the Harbor CLI,
+# MODEL=scripted for model-backed workloads on the scripted model), `make crosscheck OUTPUT=…` checks
 # their replays against that release's own harness, `make compat` runs both on
 # every supported release, `make rescore REPLAY=…` re-evaluates saved replays,
 # `make lint` runs shellcheck and clang-format --dry-run over the sources.
@@ -98,7 +99,7 @@ check-asan:
 	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
 
 acceptance: all
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) \
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) MODEL=$(MODEL) \
 		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/acceptance $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).

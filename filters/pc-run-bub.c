@@ -20,6 +20,7 @@
 #include "agent.h"
 #include "docs.h"
 #include "harbor.h"
+#include "hash.h"
 #include "io.h"
 #include "json.h"
 #include "pcclient.h"
@@ -33,6 +34,7 @@ extern char **environ;
 static const char usage[] =
 	"usage: pc-run-bub [--runner local|harbor] [--failure-policy POLICY] [--output DIR]\n"
 	"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
+	"                  [--model-scripts DIR]\n"
 	"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 	"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 	"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n"
@@ -45,6 +47,10 @@ static const char usage[] =
 	"  --agent-timeout SEC  override the task's agent timeout\n"
 	"  --harbor-env TYPE  with --runner harbor: one of Harbor's remote environment\n"
 	"                   types (daytona, modal, e2b, ...) instead of this machine\n"
+	"  --model-scripts DIR  model-backed workloads run on the scripted model\n"
+	"                   (pipelines/scripted-model at $BUB_API_BASE, which must be on\n"
+	"                   loopback): workload W as openai:pc-e2e-scripted/W@<sha12>,\n"
+	"                   the first 12 hex digits of the sha256 of DIR/W.json\n"
 	"  --failure-policy POLICY  collect-all (default): run every workload;\n"
 	"                   fail-fast: stop a batch:<name> group at its first failure\n"
 	"                   and record the rest of it as skipped\n";
@@ -270,6 +276,31 @@ static int open_scope(struct run *r, int memory)
 	return rc;
 }
 
+/* The model a workload's agent runs on (malloc'd into *model, NULL when it
+ * is model-free): its script's with --model-scripts, else BUB_MODEL's. */
+static int workload_model(const struct options *o, jv workload, char **model, struct pc_err *e)
+{
+	jv m = jv_getpath(jv_copy(workload), JV_ARRAY(jv_string("execution"), jv_string("model")));
+	const char *bub_model = getenv("BUB_MODEL"), *id = json_str(workload, "id");
+	char hex[SHA256_HEX_LEN + 1];
+	int rc = 0;
+
+	*model = NULL;
+	if (jv_get_kind(m) != JV_KIND_TRUE)
+		;
+	else if (o->model_scripts) {
+		char *script = text_fmt("%s/%s.json", o->model_scripts, id);
+		if ((rc = sha256_file_hex(script, hex, NULL, e)) == 0)
+			*model = text_fmt("openai:pc-e2e-scripted/%s@%.12s", id, hex);
+		free(script);
+	} else if (bub_model && *bub_model)
+		*model = pc_xstrdup(bub_model);
+	else
+		rc = pc_fail(e, "BUB_MODEL is not set");
+	jv_free(m);
+	return rc;
+}
+
 /* The record of one workload; status, times and the Server's answers
  * (consumed) are what the run found, the rest comes from r. */
 static jv run_record(const struct run *r, const char *commit, const char *status,
@@ -277,8 +308,7 @@ static jv run_record(const struct run *r, const char *commit, const char *status
 {
 	char finished[40];
 	jv versions = adapter_versions(r);
-	jv exec = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("execution"), jv_string("model")));
-	const char *model = getenv("BUB_MODEL"), *database = getenv("POWERCONTEXT_E2E_DATABASE");
+	const char *database = getenv("POWERCONTEXT_E2E_DATABASE");
 
 	harbor_now(finished);
 	jv record = JV_OBJECT(
@@ -298,7 +328,7 @@ static jv run_record(const struct run *r, const char *commit, const char *status
 		jv_string("adapter"), json_at(r->workload, "execution.type"),
 		jv_string("adapter_version"), jv_array_get(jv_copy(versions), 0),
 		jv_string("adapter_protocol_version"), jv_array_get(jv_copy(versions), 1),
-		jv_string("agent_model"), jv_get_kind(exec) == JV_KIND_TRUE && model ? jv_string(model) : jv_null(),
+		jv_string("agent_model"), r->agent_model ? jv_string(r->agent_model) : jv_null(),
 		jv_string("agent_settings"), jv_object(),
 		jv_string("started_at"), jv_string(started),
 		jv_string("finished_at"), jv_string(finished)));
@@ -310,7 +340,6 @@ static jv run_record(const struct run *r, const char *commit, const char *status
 	record = jv_object_set(record, jv_string("errors"), jv_copy(r->errors));
 	record = jv_object_set(record, jv_string("powercontext"), powercontext);
 	jv_free(versions);
-	jv_free(exec);
 	return record;
 }
 
@@ -346,7 +375,9 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	r->started_ms = proc_now_ms();
 	harbor_now(started);
 	run_progress(r, "run %s", r->run_id);
-	if (open_scope(r, memory) == 0)
+	if (workload_model(r->opt, r->workload, &r->agent_model, &e) != 0)
+		run_error(r, "the workload's model: %s", e.msg);
+	else if (open_scope(r, memory) == 0)
 		execute(r, memory, &readiness, &before);
 	scrub(r);
 	if (jv_get_kind(readiness) != JV_KIND_NULL) {
@@ -369,6 +400,7 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	free(r->trial_dir);
 	free(r->trial_name);
 	free(r->scope);
+	free(r->agent_model);
 	return record;
 }
 
@@ -383,6 +415,9 @@ static jv skipped_workload(struct run *r, const char *commit)
 	r->jobs_dir = r->job_dir = r->trial_dir = NULL;
 	r->errors = jv_array();
 	r->agent_info = jv_null();
+	struct pc_err e;
+	if (workload_model(r->opt, r->workload, &r->agent_model, &e) != 0)
+		run_error(r, "the workload's model: %s", e.msg);
 	harbor_now(started);
 	run_progress(r, "skipped: an earlier workload of its batch failed under fail-fast");
 	jv record = run_record(r, commit, "skipped", started,
@@ -390,6 +425,7 @@ static jv skipped_workload(struct run *r, const char *commit)
 	jv_free(r->errors);
 	jv_free(r->agent_info);
 	free(r->scope);
+	free(r->agent_model);
 	return record;
 }
 
@@ -421,6 +457,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "agent-timeout", required_argument, NULL, 't' },
 		{ "failure-policy", required_argument, NULL, 'f' },
 		{ "harbor-env", required_argument, NULL, 'e' },
+		{ "model-scripts", required_argument, NULL, 'm' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
@@ -434,6 +471,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'a': o->agent = optarg; break;
 		case 'f': o->policy = optarg; break;
 		case 'e': o->harbor_env = optarg; break;
+		case 'm': o->model_scripts = optarg; break;
 		default:
 			o->agent_timeout = strtod(optarg, &end);
 			/* strtod also reads nan, inf and hex: none is a number of seconds */
@@ -511,24 +549,34 @@ static int check_unpaired(jv selections, struct pc_err *e)
 	return rc;
 }
 
-/* Model-backed workloads need BUB_MODEL: refuse before anything runs. */
-static int check_models(jv selections, struct pc_err *e)
+/* Model-backed workloads need a model, and the scripted one a script and a
+ * loopback endpoint: refuse before anything runs. */
+static int check_models(const struct options *o, jv selections, struct pc_err *e)
 {
 	struct sbuf names = { 0 };
-	const char *model = getenv("BUB_MODEL");
+	const char *base = getenv("BUB_API_BASE");
+	char *why = NULL;
 
+	if (o->model_scripts && !(base && pc_url_is_loopback(base)))
+		return pc_fail(e, "--model-scripts: BUB_API_BASE must be the scripted model's loopback URL "
+				  "(http://127.0.0.1:PORT/v1), got %s",
+			       base && *base ? base : "nothing");
 	jv_array_foreach(selections, i, sel) {
 		(void)i;
 		jv w = jv_object_get(sel, jv_string("workload"));
-		jv m = jv_getpath(jv_copy(w), JV_ARRAY(jv_string("execution"), jv_string("model")));
-		if (jv_get_kind(m) == JV_KIND_TRUE && !(model && *model))
+		char *model;
+		if (workload_model(o, w, &model, e) != 0) {
 			sbuf_addf(&names, "%s%s", names.len ? ", " : "", json_str(w, "id"));
-		jv_free(m);
+			free(why);
+			why = pc_xstrdup(e->msg);
+		}
+		free(model);
 		jv_free(w);
 	}
 	char *list = sbuf_take(&names);
-	int rc = *list ? pc_fail(e, "BUB_MODEL is not set, and these workloads are model-backed: %s", list) : 0;
+	int rc = *list ? pc_fail(e, "%s, and these workloads are model-backed: %s", why, list) : 0;
 	free(list);
+	free(why);
 	return rc;
 }
 
@@ -568,7 +616,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, "no selections on stdin");
 	if (status == EXIT_OK && check_unpaired(selections, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-	if (status == EXIT_OK && check_models(selections, &e) != 0)
+	if (status == EXIT_OK && check_models(o, selections, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK && pc_client_init(&client, environ, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <curl/curl.h>
 
@@ -54,6 +55,24 @@ void pc_client_free(struct pc_client *c)
 	free(c->base_url);
 	free(c->token);
 	c->base_url = c->token = NULL;
+}
+
+int pc_url_is_loopback(const char *url)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	int loopback = 0;
+
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+	    (!strcmp(scheme, "http") || !strcmp(scheme, "https")))
+		loopback = (!strncmp(host, "127.", 4) && !host[strspn(host, "0123456789.")]) || !strcmp(host, "[::1]") ||
+			   !strcasecmp(host, "localhost") || !strcmp(host, "0.0.0.0");
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return loopback;
 }
 
 static size_t collect(char *data, size_t size, size_t n, void *userdata)

@@ -23,6 +23,10 @@ struct pc_client {
 int pc_client_init(struct pc_client *c, char *const *env, struct pc_err *e);
 void pc_client_free(struct pc_client *c);
 
+/* Whether an http(s) URL's host is this machine (127.0.0.0/8, ::1,
+ * localhost, 0.0.0.0), read from the host part alone. */
+int pc_url_is_loopback(const char *url);
+
 /* GET /health/ready: the body when 200 (ready or degraded). */
 int pc_ready(const struct pc_client *c, jv *out, struct pc_err *e);
 

@@ -7,21 +7,27 @@
 #include "io.h"
 #include "text.h"
 
+static int has_affixes(const char *name, size_t len, const char *prefix, const char *suffix)
+{
+	size_t pl = strlen(prefix), sl = strlen(suffix);
+
+	return len > pl + sl && !memcmp(name, prefix, pl) && !memcmp(name + len - sl, suffix, sl);
+}
+
 static int is_secret_name(const char *name, size_t len)
 {
 	static const char *const exact[] = {
-		"BUB_API_KEY",
 		"POWERCONTEXT_CLIENT_API_TOKEN",
 		"POWERCONTEXT_E2E_AGENT_PROXY_URL",
 	};
-	const char *suffix = "_API_KEY";
-	size_t sl = strlen(suffix);
 
 	for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
 		if (strlen(exact[i]) == len && !memcmp(exact[i], name, len))
 			return 1;
-	return len > 4 + sl && !memcmp(name, "BUB_", 4) &&
-	       !memcmp(name + len - sl, suffix, sl);
+	/* BUB_API_KEY, BUB_<provider>_API_KEY, a provider's own (OPENAI_API_KEY)
+	 * for the Server's generation, and the inference headers that carry one */
+	return has_affixes(name, len, "", "_API_KEY") ||
+	       has_affixes(name, len, "POWERCONTEXT_SERVER_INFERENCE_", "_HEADERS");
 }
 
 /* The body of json.dumps(s, ensure_ascii=False) without its quotes. */

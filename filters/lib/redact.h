@@ -1,6 +1,7 @@
 /* redact: keeping configured secrets out of every sink.
  *
- * Secrets are the non-empty values of BUB_API_KEY, every BUB_*_API_KEY,
+ * Secrets are the non-empty values of every *_API_KEY (BUB_API_KEY, a
+ * provider's OPENAI_API_KEY, ...), POWERCONTEXT_SERVER_INFERENCE_*_HEADERS,
  * POWERCONTEXT_CLIENT_API_TOKEN and POWERCONTEXT_E2E_AGENT_PROXY_URL.  Each is
  * replaced by "[REDACTED]", longest first, as written, JSON-escaped,
  * base64-encoded (standard and URL-safe, at any alignment in a longer

@@ -80,9 +80,10 @@ void agent_env(const struct run *r, struct envv *e)
 	/* the plugin reads its own token setting from 1.3.0, the client's before */
 	if (r->client->token && !getenv("POWERCONTEXT_BUB_API_TOKEN"))
 		env_set(e, "POWERCONTEXT_BUB_API_TOKEN", r->client->token);
-	if (json_has_true(exec, "model"))
+	if (r->agent_model) {
 		env_forward_prefix(e, "BUB_");
-	else {
+		env_set(e, "BUB_MODEL", r->agent_model);
+	} else {
 		env_set(e, "BUB_API_KEY", "null");
 		env_set(e, "BUB_FALLBACK_MODELS", "null");
 	}

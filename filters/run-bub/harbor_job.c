@@ -41,17 +41,6 @@ static const char *harbor_venv(void)
 	return dir && *dir ? dir : NULL;
 }
 
-/* A URL naming this machine (a remote sandbox cannot reach it). */
-static int is_loopback(const char *url)
-{
-	static const char *const hosts[] = { "://127.", "://localhost", "://[::1]", "://0.0.0.0" };
-
-	for (size_t i = 0; i < sizeof hosts / sizeof *hosts; i++)
-		if (strstr(url, hosts[i]))
-			return 1;
-	return 0;
-}
-
 /* ---- the JobConfig ---- */
 
 /* Harbor matches task_names as fnmatch patterns: a name is itself only with
@@ -439,7 +428,7 @@ static int check_harbor(const struct options *o, const struct pc_client *c, cons
 				  "POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command cannot be "
 				  "installed there",
 			       o->harbor_env);
-	if (is_loopback(c->base_url))
+	if (pc_url_is_loopback(c->base_url))
 		return pc_fail(e, "--harbor-env %s: the Server at %s is on this machine's loopback, which a %s "
 				  "sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
 			       o->harbor_env, c->base_url, o->harbor_env);

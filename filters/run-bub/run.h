@@ -17,8 +17,9 @@ struct agent;
 
 struct options {
 	const char *runner, *output, *agent, *policy;
-	const char *harbor_env; /* --harbor-env TYPE, or NULL for this machine */
-	double agent_timeout;   /* 0: the task's */
+	const char *harbor_env;    /* --harbor-env TYPE, or NULL for this machine */
+	const char *model_scripts; /* --model-scripts DIR: the scripted model's scripts */
+	double agent_timeout;      /* 0: the task's */
 };
 
 /* What one run needs and gathers. */
@@ -32,6 +33,7 @@ struct run {
 	const char *agent_cmd;
 	const char *bub_dir; /* the provisioned Bub ($POWERCONTEXT_E2E_BUB), or NULL */
 	jv agent_adapter;    /* recorded identity of the agent, or null */
+	char *agent_model;   /* BUB_MODEL for this workload; NULL when model-free */
 	jv selection, workload;
 	char run_id[128];
 	char *scope;

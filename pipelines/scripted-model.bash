@@ -1,0 +1,48 @@
+# scripted-model.bash — run pipelines/scripted-model for the rest of this
+# shell, and point Bub and the PowerContext Server at it (sourced by
+# pipelines/acceptance for MODEL=scripted).
+
+# scripted_model_refuse_remote: every endpoint the caller set for a model
+# must be on loopback: a scripted run talks to no provider.
+scripted_model_refuse_remote() {
+	local name value
+	while IFS= read -r name; do
+		value=${!name}
+		case $value in
+		'' | http://127.* | http://localhost[:/]* | http://\[::1\]*) ;;
+		*)
+			echo "acceptance: MODEL=scripted talks to no provider, but $name is $value; unset it" >&2
+			exit 64
+			;;
+		esac
+	done < <(compgen -e | grep -E '^(BUB_|OPENAI_|POWERCONTEXT_SERVER_INFERENCE_).*(_BASE|_BASE_URL|_URL)$' || true)
+}
+
+# scripted_model_start PROGRAM SCRIPTS DIR: start PROGRAM (pipelines/scripted-model) (its URL in DIR/url, every
+# request in DIR/requests.jsonl), stop it when this shell exits, and export
+# the settings that use it.
+scripted_model_start() {
+	local program=$1 scripts=$2 dir=$3 i
+	mkdir -p "$dir"
+	rm -f "$dir/url"
+	python3 "$program" "$scripts" "$dir/url" "$dir/requests.jsonl" 2>"$dir/stderr.txt" &
+	SCRIPTED_MODEL_PID=$!
+	trap 'kill "$SCRIPTED_MODEL_PID" 2>/dev/null; wait "$SCRIPTED_MODEL_PID" 2>/dev/null' EXIT
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$dir/url" ] && break
+		kill -0 "$SCRIPTED_MODEL_PID" 2>/dev/null || { cat "$dir/stderr.txt" >&2; exit 1; }
+		sleep 0.1
+	done
+	[ -s "$dir/url" ] || { echo "acceptance: the scripted model did not start" >&2; exit 1; }
+	local url
+	url=$(cat "$dir/url")
+	echo "acceptance: scripted model at $url, requests in $dir/requests.jsonl" >&2
+	# Bub: the model itself comes per workload from pc-run-bub --model-scripts.
+	export BUB_API_BASE=$url BUB_API_KEY=scripted-model-takes-no-key
+	unset BUB_MODEL
+	# The Server's Memory extractor; openai-chat: is the chat-completions client
+	# (openai: would be the Responses API), OPENAI_BASE_URL for releases
+	# without a generation base URL setting.
+	export POWERCONTEXT_SERVER_INFERENCE_GENERATION_MODEL=openai-chat:pc-e2e-scripted/extractor
+	export OPENAI_BASE_URL=$url OPENAI_API_KEY=scripted-model-takes-no-key
+}
