@@ -343,6 +343,20 @@ $(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
 	[[ ! -e "$(trial_dir)/steps/capture/agent/acp-summary.json" ]] || fail "a stopped agent left an ACP summary"
 }
 
+@test "agent past its deadline: stopped with everything it started, setsid children too (the sandbox has its own PID namespace)" {
+	exec_select failure-policy-timeout
+	exec_peer hang
+	# a unique duration marks the child (sleep takes no other argument)
+	local marker="300.$RANDOM$RANDOM"
+	exec_run_bub "$T/selection.jsonl" --agent "setsid sleep $marker & $PEER_AGENT"
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "$(rec '{status, errors}')"
+	assert_contains "$(rec_r '.errors[]')" "AgentTimeoutError"
+	assert_peer_gone
+	sleep 1
+	! pgrep -f "sleep $marker" >/dev/null || fail "the agent's setsid child outlived the sandbox: $(pgrep -af "sleep $marker")"
+}
+
 @test "agent printing non-JSON: failed record naming the non-JSON line" {
 	peer_failure garbage "non-JSON"
 	assert_contains "$(rec_r '.errors[0]')" "this is not json" "first error"

@@ -37,6 +37,9 @@ char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
 
 	add(&b, "bwrap");
 	add(&b, "--die-with-parent");
+	/* its own PID namespace: when the sandbox ends, so does everything the
+	 * task started in it, setsid children included */
+	add(&b, "--unshare-pid");
 	add3(&b, "--tmpfs", "/", NULL);
 	/* before the binds: a project or output directory under /tmp must not
 	 * be hidden by this mount */

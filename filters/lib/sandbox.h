@@ -3,8 +3,9 @@
  * The root is a fresh tmpfs (bubblewrap cannot create /logs under a read-only
  * bind of /); the system directories, the project and the step's directories
  * are bound into it: /logs/agent, /logs/verifier, /tests, /workspace and
- * /run/acp (the FIFOs the agent speaks ACP over).  The
- * network namespace stays shared so the agent reaches the Server on loopback.
+ * /run/acp (the FIFOs the agent speaks ACP over).  It has its own PID
+ * namespace, so nothing it starts outlives it; the network namespace stays
+ * shared so the agent reaches the Server on loopback.
  */
 #ifndef PC_SANDBOX_H
 #define PC_SANDBOX_H
