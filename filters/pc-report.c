@@ -4,6 +4,10 @@
  * inconclusive or skipped); the report only reads the assertion values and
  * the task outcome, it never re-evaluates replay evidence.  Formats: text (for
  * a terminal), markdown (the reference report.md per workload), json and junit.
+ *
+ * Memory does not grow with the number of cases: a first pass validates,
+ * counts and spools the cases (redacted) to an unnamed file, and each part
+ * of the report is rendered from the spool and written one case at a time.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -32,43 +36,36 @@ static const char usage[] =
 
 struct report_case {
 	jv kase; /* one case of an evaluation document */
-	char *experiment;
+	const char *experiment;
 	enum verdict verdict;
 };
 
 struct cases {
-	struct report_case *v;
+	FILE *spool; /* one {"experiment", "case"} line per case, redacted */
 	int n;
 	int count[VERDICTS];
-	int status; /* the cases' exit codes folded with stage_worst */
+	int status;     /* the cases' exit codes folded with stage_worst */
+	char *bad_name; /* with --output: the first case name that is no workload id */
 };
 
-static void add_cases(struct cases *cs, jv doc)
+/* One pass over the spooled cases, in input order: fn gets each (borrowed). */
+static void each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c), void *ctx)
 {
-	jv list = jv_object_get(jv_copy(doc), jv_string("cases"));
-	const char *experiment = json_str(doc, "experiment");
+	char *line = NULL;
+	size_t cap = 0;
 
-	jv_array_foreach(list, i, kase) {
+	rewind(cs->spool);
+	while (getline(&line, &cap, cs->spool) > 0) {
+		jv entry = jv_parse(line);
 		int code;
-		(void)i;
-		cs->v = pc_xrealloc(cs->v, (size_t)(cs->n + 1) * sizeof *cs->v);
-		struct report_case *c = &cs->v[cs->n++];
-		c->kase = kase;
-		c->experiment = pc_xstrdup(experiment);
-		c->verdict = verdict_judge(kase, &code);
-		cs->count[c->verdict]++;
-		cs->status = stage_worst(cs->status, code);
+		struct report_case c = { jv_object_get(jv_copy(entry), jv_string("case")),
+					 json_str(entry, "experiment"), 0 };
+		c.verdict = verdict_judge(c.kase, &code);
+		fn(ctx, &c);
+		jv_free(c.kase);
+		jv_free(entry);
 	}
-	jv_free(list);
-}
-
-static void free_cases(struct cases *cs)
-{
-	for (int i = 0; i < cs->n; i++) {
-		jv_free(cs->v[i].kase);
-		free(cs->v[i].experiment);
-	}
-	free(cs->v);
+	free(line);
 }
 
 static const char *case_name(const struct report_case *c)
@@ -142,34 +139,61 @@ static void text_values(struct sbuf *b, const char *title, jv values)
 	jv_free(values);
 }
 
-static void render_text(struct sbuf *b, const struct cases *cs, int verbose,
-			const struct style *st)
-{
-	for (int i = 0; i < cs->n; i++) {
-		const struct report_case *c = &cs->v[i];
-		jv assertions = section(c, "assertions");
+/* The report as it is written: each piece goes to stdout once rendered. */
+struct out {
+	struct sbuf b;
+	int failed; /* a write to stdout failed */
+};
 
-		sbuf_addf(b, "%s%-12s%s %s\n", st->on[c->verdict],
-			  verdict_name(c->verdict), st->off, case_name(c));
-		jv_object_foreach(assertions, name, a) {
-			int ok = json_has_true(a, "value");
-			if (!ok)
-				text_line(b, "FAIL", jv_string_value(name), a);
-			else if (verbose)
-				text_line(b, "pass", jv_string_value(name), a);
-			jv_free(name);
-			jv_free(a);
-		}
-		jv_free(assertions);
-		if (verbose) {
-			text_values(b, "score", section(c, "scores"));
-			text_values(b, "label", section(c, "labels"));
-			text_values(b, "metric", section(c, "metrics"));
-		}
+static void out_flush(struct out *o)
+{
+	char *text = sbuf_take(&o->b);
+
+	if (fputs(text, stdout) == EOF)
+		o->failed = 1;
+	free(text);
+}
+
+struct text_pass {
+	struct out *o;
+	int verbose;
+	const struct style *st;
+};
+
+static void text_case(void *ctx, const struct report_case *c)
+{
+	const struct text_pass *t = ctx;
+	struct sbuf *b = &t->o->b;
+	jv assertions = section(c, "assertions");
+
+	sbuf_addf(b, "%s%-12s%s %s\n", t->st->on[c->verdict], verdict_name(c->verdict), t->st->off,
+		  case_name(c));
+	jv_object_foreach(assertions, name, a) {
+		if (!json_has_true(a, "value"))
+			text_line(b, "FAIL", jv_string_value(name), a);
+		else if (t->verbose)
+			text_line(b, "pass", jv_string_value(name), a);
+		jv_free(name);
+		jv_free(a);
 	}
-	sbuf_add(b, st->dim);
-	add_counts(b, cs);
-	sbuf_addf(b, "%s\n", st->off);
+	jv_free(assertions);
+	if (t->verbose) {
+		text_values(b, "score", section(c, "scores"));
+		text_values(b, "label", section(c, "labels"));
+		text_values(b, "metric", section(c, "metrics"));
+	}
+	out_flush(t->o);
+}
+
+static void render_text(struct out *o, struct cases *cs, int verbose, const struct style *st)
+{
+	struct text_pass t = { o, verbose, st };
+
+	each_case(cs, text_case, &t);
+	sbuf_add(&o->b, st->dim);
+	add_counts(&o->b, cs);
+	sbuf_addf(&o->b, "%s\n", st->off);
+	out_flush(o);
 }
 
 /* ---- markdown ---- */
@@ -285,23 +309,35 @@ static void markdown_case(struct sbuf *b, const struct report_case *c, int depth
 	free(rewards);
 }
 
-static void render_markdown(struct sbuf *b, const struct cases *cs)
+static void markdown_row(void *ctx, const struct report_case *c)
 {
-	sbuf_add(b, "# PowerContext end-to-end Memory evaluation\n\n");
-	add_counts(b, cs);
-	sbuf_add(b, ".\n\n");
-	sbuf_add(b, "| Workload | Verdict | Native task outcome | Database | Run |\n");
-	sbuf_add(b, "|---|---|---|---|---|\n");
-	for (int i = 0; i < cs->n; i++) {
-		const struct report_case *c = &cs->v[i];
-		sbuf_addf(b, "| `%s` | %s | %s | %s | `%s` |\n", case_name(c),
-			  verdict_name(c->verdict), label(c, "task_outcome"),
-			  attribute(c, "database"), attribute(c, "run_id"));
-	}
-	for (int i = 0; i < cs->n; i++) {
-		sbuf_add(b, "\n");
-		markdown_case(b, &cs->v[i], 2);
-	}
+	struct out *o = ctx;
+
+	sbuf_addf(&o->b, "| `%s` | %s | %s | %s | `%s` |\n", case_name(c),
+		  verdict_name(c->verdict), label(c, "task_outcome"),
+		  attribute(c, "database"), attribute(c, "run_id"));
+	out_flush(o);
+}
+
+static void markdown_section(void *ctx, const struct report_case *c)
+{
+	struct out *o = ctx;
+
+	sbuf_add(&o->b, "\n");
+	markdown_case(&o->b, c, 2);
+	out_flush(o);
+}
+
+static void render_markdown(struct out *o, struct cases *cs)
+{
+	sbuf_add(&o->b, "# PowerContext end-to-end Memory evaluation\n\n");
+	add_counts(&o->b, cs);
+	sbuf_add(&o->b, ".\n\n");
+	sbuf_add(&o->b, "| Workload | Verdict | Native task outcome | Database | Run |\n");
+	sbuf_add(&o->b, "|---|---|---|---|---|\n");
+	out_flush(o);
+	each_case(cs, markdown_row, o);
+	each_case(cs, markdown_section, o);
 }
 
 /* ---- json ---- */
@@ -324,29 +360,40 @@ static jv false_assertions(const struct report_case *c)
 	return out;
 }
 
-static void render_json(struct sbuf *b, const struct cases *cs)
-{
-	jv list = jv_array();
+struct json_pass {
+	struct out *o;
+	int written;
+};
 
-	for (int i = 0; i < cs->n; i++) {
-		const struct report_case *c = &cs->v[i];
-		/* clang-format off */
-		list = jv_array_append(list, JV_OBJECT(
-			jv_string("name"), jv_string(case_name(c)),
-			jv_string("experiment"), jv_string(c->experiment),
-			jv_string("verdict"), jv_string(verdict_name(c->verdict)),
-			jv_string("task_outcome"), jv_string(label(c, "task_outcome")),
-			jv_string("failed_assertions"), false_assertions(c)));
-		/* clang-format on */
-	}
-	jv doc = JV_OBJECT(jv_string("accepted"), jv_number(cs->count[VERDICT_ACCEPTED]),
-			   jv_string("failed"), jv_number(cs->count[VERDICT_FAILED]),
-			   jv_string("inconclusive"), jv_number(cs->count[VERDICT_INCONCLUSIVE]),
-			   jv_string("skipped"), jv_number(cs->count[VERDICT_SKIPPED]),
-			   jv_string("cases"), list);
-	jv s = jv_dump_string(doc, 0);
-	sbuf_addf(b, "%s\n", jv_string_value(s));
+static void json_case(void *ctx, const struct report_case *c)
+{
+	struct json_pass *j = ctx;
+	/* clang-format off */
+	jv s = jv_dump_string(JV_OBJECT(
+		jv_string("name"), jv_string(case_name(c)),
+		jv_string("experiment"), jv_string(c->experiment),
+		jv_string("verdict"), jv_string(verdict_name(c->verdict)),
+		jv_string("task_outcome"), jv_string(label(c, "task_outcome")),
+		jv_string("failed_assertions"), false_assertions(c)), 0);
+	/* clang-format on */
+	sbuf_addf(&j->o->b, "%s%s", j->written++ ? "," : "", jv_string_value(s));
 	jv_free(s);
+	out_flush(j->o);
+}
+
+/* {"accepted":…,"failed":…,"inconclusive":…,"skipped":…,"cases":[…]} on one
+ * line, the counts first, as one JSON text would be printed */
+static void render_json(struct out *o, struct cases *cs)
+{
+	struct json_pass j = { o, 0 };
+
+	sbuf_addf(&o->b, "{\"accepted\":%d,\"failed\":%d,\"inconclusive\":%d,\"skipped\":%d,\"cases\":[",
+		  cs->count[VERDICT_ACCEPTED], cs->count[VERDICT_FAILED],
+		  cs->count[VERDICT_INCONCLUSIVE], cs->count[VERDICT_SKIPPED]);
+	out_flush(o);
+	each_case(cs, json_case, &j);
+	sbuf_add(&o->b, "]}\n");
+	out_flush(o);
 }
 
 /* ---- junit ---- */
@@ -408,7 +455,7 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 	sbuf_addf(b, "</%s>\n", tag);
 }
 
-static void junit_case(struct sbuf *b, const struct report_case *c)
+static void junit_testcase(struct sbuf *b, const struct report_case *c)
 {
 	sbuf_add(b, "    <testcase classname=\"");
 	xml_escaped(b, c->experiment);
@@ -427,17 +474,28 @@ static void junit_case(struct sbuf *b, const struct report_case *c)
 	sbuf_add(b, "    </testcase>\n");
 }
 
-static void render_junit(struct sbuf *b, const struct cases *cs)
+static void junit_case(void *ctx, const struct report_case *c)
 {
+	struct out *o = ctx;
+
+	junit_testcase(&o->b, c);
+	out_flush(o);
+}
+
+static void render_junit(struct out *o, struct cases *cs)
+{
+	struct sbuf *b = &o->b;
+
 	sbuf_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	sbuf_addf(b, "<testsuites name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n",
 		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
 	sbuf_addf(b, "  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
 		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE],
 		  cs->count[VERDICT_SKIPPED]);
-	for (int i = 0; i < cs->n; i++)
-		junit_case(b, &cs->v[i]);
+	out_flush(o);
+	each_case(cs, junit_case, o);
 	sbuf_add(b, "  </testsuite>\n</testsuites>\n");
+	out_flush(o);
 }
 
 /* ---- main ---- */
@@ -479,64 +537,96 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-static int read_cases(struct cases *cs, const struct redactor *red)
+/* An unnamed file in TMPDIR, gone when closed. */
+static FILE *open_spool(struct pc_err *e)
+{
+	char *path = text_fmt("%s/pc-report-XXXXXX", io_tmpdir());
+	int fd = mkstemp(path);
+	FILE *f = NULL;
+
+	if (fd < 0)
+		pc_fail_errno(e, "cannot create a spool file in %s", io_tmpdir());
+	else {
+		unlink(path);
+		if (!(f = fdopen(fd, "w+")))
+			pc_fail_errno(e, "cannot open the spool file"), close(fd);
+	}
+	free(path);
+	return f;
+}
+
+/* The first pass: validate, judge and count every case, and spool it. */
+static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, int check_names)
+{
+	jv list = jv_object_get(jv_copy(doc), jv_string("cases"));
+	const char *experiment = json_str(doc, "experiment");
+
+	jv_array_foreach(list, i, kase) {
+		int code;
+		char why[128];
+		(void)i;
+		enum verdict v = verdict_judge(kase, &code);
+		cs->n++;
+		cs->count[v]++;
+		cs->status = stage_worst(cs->status, code);
+		jv name = jv_object_get(jv_copy(kase), jv_string("name"));
+		if (check_names && !cs->bad_name && shape_check_id(jv_copy(name), why, sizeof why) != 0)
+			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)", jv_string_value(name), why);
+		jv_free(name);
+		jv line = jv_dump_string(redact_jv(red, JV_OBJECT(jv_string("experiment"), jv_string(experiment),
+								  jv_string("case"), kase)),
+					 0);
+		fprintf(cs->spool, "%s\n", jv_string_value(line));
+		jv_free(line);
+	}
+	jv_free(list);
+}
+
+static int read_cases(struct cases *cs, const struct redactor *red, int check_names)
 {
 	struct stage_input in;
+	struct pc_err e;
 	jv doc;
 
+	if (!(cs->spool = open_spool(&e)))
+		return stage_die("pc-report", red, EXIT_INVALID, e.msg);
 	stage_input_open(&in, "pc-report", red, SCHEMA_EVALUATION, &doc_evaluation);
 	while (stage_input_next(&in, &doc)) {
-		add_cases(cs, doc);
+		spool_cases(cs, doc, red, check_names);
 		jv_free(doc);
 	}
 	stage_input_close(&in);
+	if (fflush(cs->spool) != 0 || ferror(cs->spool))
+		return stage_die("pc-report", red, EXIT_INVALID, "cannot write the spool file (is TMPDIR full?)");
 	if (in.status == EXIT_OK && cs->n == 0)
 		return stage_die("pc-report", red, EXIT_INVALID, "no evaluations on stdin");
 	return in.status;
 }
 
-/* Every case name becomes a directory: check them all before writing any,
- * so a bad name (never a path like "../x") leaves nothing behind. */
-static int check_names(const struct cases *cs, const char *outdir, struct pc_err *e)
-{
-	for (int i = 0; i < cs->n; i++) {
-		char why[128];
-		jv name = jv_string(case_name(&cs->v[i]));
-		int bad = shape_check_id(name, why, sizeof why) != 0;
-		jv_free(name);
-		if (bad)
-			return pc_fail(e, "case \"%s\" is not a workload id (%s); cannot write %s/<id>/report.md",
-				       case_name(&cs->v[i]), why, outdir);
-	}
-	return 0;
-}
+struct files_pass {
+	const char *outdir;
+	struct pc_err e;
+	int failed;
+};
 
-static int write_files(const struct cases *cs, const char *outdir,
-		       const struct redactor *red, struct pc_err *e)
+static void write_case_file(void *ctx, const struct report_case *c)
 {
-	if (check_names(cs, outdir, e) != 0)
-		return -1;
-	for (int i = 0; i < cs->n; i++) {
-		struct sbuf b = { 0 };
-		markdown_case(&b, &cs->v[i], 1);
-		char *text = sbuf_take(&b), *safe = redact_string(red, text);
-		char *dir = io_join(outdir, case_name(&cs->v[i]));
-		int rc = io_write_artifact(dir, "report.md", safe, strlen(safe), e);
-		free(dir);
-		free(safe);
-		free(text);
-		if (rc != 0)
-			return -1;
-	}
-	return 0;
+	struct files_pass *f = ctx;
+	struct sbuf b = { 0 };
+
+	if (f->failed)
+		return;
+	markdown_case(&b, c, 1);
+	char *text = sbuf_take(&b), *dir = io_join(f->outdir, case_name(c));
+	f->failed = io_write_artifact(dir, "report.md", text, strlen(text), &f->e) != 0;
+	free(dir);
+	free(text);
 }
 
 static int run(const struct options *o, const struct redactor *red)
 {
 	struct cases cs = { 0 };
-	struct sbuf b = { 0 };
-	struct pc_err e;
-	int status = read_cases(&cs, red);
+	struct out out = { { 0 }, 0 };
 	const char *no_color = getenv("NO_COLOR"); /* no-color.org: only a non-empty value counts */
 	int color = !strcmp(o->format, "text") && isatty(STDOUT_FILENO) && !(no_color && *no_color);
 	/* clang-format off */
@@ -544,29 +634,37 @@ static int run(const struct options *o, const struct redactor *red)
 		? (struct style){ { "\033[32m", "\033[31m", "\033[33m", "\033[36m" }, "\033[0m", "\033[2m" }
 		: (struct style){ { "", "", "", "" }, "", "" };
 	/* clang-format on */
+	int status = read_cases(&cs, red, o->output != NULL);
 
-	if (status != EXIT_OK) {
-		free_cases(&cs);
-		return status;
+	/* every case name becomes a directory: a bad one (never a path like
+	 * "../x") is found before anything is written */
+	if (status == EXIT_OK && cs.bad_name) {
+		char *msg = text_fmt("%s; cannot write %s/<id>/report.md", cs.bad_name, o->output);
+		status = stage_die("pc-report", red, EXIT_INVALID, msg);
+		free(msg);
 	}
-	if (!strcmp(o->format, "text"))
-		render_text(&b, &cs, o->verbose, &st);
-	else if (!strcmp(o->format, "markdown"))
-		render_markdown(&b, &cs);
-	else if (!strcmp(o->format, "json"))
-		render_json(&b, &cs);
-	else
-		render_junit(&b, &cs);
-	char *text = sbuf_take(&b), *safe = redact_string(red, text);
-	if (o->output && write_files(&cs, o->output, red, &e) != 0)
-		status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
-	else if (fputs(safe, stdout) == EOF || fflush(stdout) != 0)
-		status = stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout");
-	else
-		status = cs.status;
-	free(safe);
-	free(text);
-	free_cases(&cs);
+	if (status == EXIT_OK && o->output) {
+		struct files_pass f = { o->output, { { 0 } }, 0 };
+		each_case(&cs, write_case_file, &f);
+		if (f.failed)
+			status = stage_die("pc-report", red, EXIT_INVALID, f.e.msg);
+	}
+	if (status == EXIT_OK) {
+		if (!strcmp(o->format, "text"))
+			render_text(&out, &cs, o->verbose, &st);
+		else if (!strcmp(o->format, "markdown"))
+			render_markdown(&out, &cs);
+		else if (!strcmp(o->format, "json"))
+			render_json(&out, &cs);
+		else
+			render_junit(&out, &cs);
+		status = out.failed || fflush(stdout) != 0
+				 ? stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout")
+				 : cs.status;
+	}
+	if (cs.spool)
+		fclose(cs.spool);
+	free(cs.bad_name);
 	return status;
 }
 
