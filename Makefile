@@ -90,7 +90,11 @@ $(BIN)/%: $(BUILD)/%.o $(LIB_OBJ)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
 
-test: all
+# test and acceptance first install the Debian packages they need
+# (pipelines/install-deps: nothing to do once they are there; without root
+# or sudo it says what to run).
+test: deps
+	$(MAKE) all
 	PC_BIN=$(abspath $(BIN)) $(BATS) $(BATS_FLAGS) $(TESTS)
 
 check-asan:
@@ -98,7 +102,8 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
 
-acceptance: all
+acceptance: deps
+	$(MAKE) all
 	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) MODEL=$(MODEL) \
 		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/acceptance $(ARGS)
 
