@@ -25,6 +25,23 @@ static const char usage[] =
 	"the files under its trial directory.\n"
 	"  --output DIR  also write DIR/<workload id>/replay.json\n";
 
+/* The record's errors, each capped: a record from any producer may hold
+ * one of any size, a replay does not. */
+static jv capped_errors(jv errors)
+{
+	jv out = jv_array();
+
+	jv_array_foreach(errors, i, msg) {
+		(void)i;
+		char *capped = text_cap(jv_string_value(msg), TEXT_ERROR_CAP);
+		out = jv_array_append(out, jv_string(capped));
+		free(capped);
+		jv_free(msg);
+	}
+	jv_free(errors);
+	return out;
+}
+
 static void add_error(jv *errors, char *msg)
 {
 	*errors = jv_array_append(*errors, jv_string(msg));
@@ -298,7 +315,7 @@ static jv normalize(jv record)
 {
 	jv trial_dir = json_at(record, "trial_dir");
 	const char *trial = jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
-	jv errors = json_at(record, "errors");
+	jv errors = capped_errors(json_at(record, "errors"));
 	jv captures = trial ? capture_records(trial, &errors) : jv_array();
 	jv artifacts = trial ? native_artifacts(trial, &errors) : jv_array();
 	jv instructions = trial ? resolved_instructions(trial) : jv_array();

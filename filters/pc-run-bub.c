@@ -77,8 +77,9 @@ void run_error(struct run *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	char *msg = sbuf_take(&b);
-	r->errors = jv_array_append(r->errors, jv_string(msg));
+	char *msg = sbuf_take(&b), *capped = text_cap(msg, TEXT_ERROR_CAP);
+	r->errors = jv_array_append(r->errors, jv_string(capped));
+	free(capped);
 	free(msg);
 }
 
@@ -634,6 +635,9 @@ static int run_all(const struct options *o, const struct redactor *red)
 	if (status == EXIT_OK && pc_api_detect(&client, &api, &e) != 0)
 		api_error = pc_xstrdup(e.msg);
 	const struct pc_api *known = api.version ? &api : NULL;
+	/* from here on a stop finishes the workload it interrupts: its record
+	 * and evidence are written, then pc-run-bub exits with 128 + signal */
+	proc_catch_stop();
 	commit = commit_id(known);
 	int n = jv_array_length(jv_copy(selections)), fail_fast = !strcmp(o->policy, "fail-fast");
 	jv stopped = jv_object(); /* batches a failure stopped, under fail-fast */
@@ -648,7 +652,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 		const char *batch = fail_fast ? batch_of(r.workload) : NULL;
 		jv stop = batch ? jv_object_get(jv_copy(stopped), jv_string(batch)) : jv_invalid();
 		r.gated = batch != NULL;
-		if (status == EXIT_OK) {
+		if (status == EXIT_OK && !proc_stop_signal()) {
 			if (r.progress)
 				fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, n, json_str(r.workload, "id"));
 			jv record = jv_is_valid(stop) ? skipped_workload(&r, commit) : run_workload(&r, outdir, commit);
@@ -662,6 +666,11 @@ static int run_all(const struct options *o, const struct redactor *red)
 		jv_free(sel);
 	}
 	jv_free(stopped);
+	if (status == EXIT_OK && proc_stop_signal()) {
+		fprintf(stderr, "pc-run-bub: stopped by %s; the workloads after the one it interrupted were not run\n",
+			proc_signal_name(proc_stop_signal()));
+		status = 128 + proc_stop_signal();
+	}
 	jv_free(selections);
 	pc_client_free(&client);
 	pc_api_free(&api);

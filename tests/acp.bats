@@ -179,6 +179,26 @@ make_task() {
 	done
 }
 
+@test "stderr flood past the cap: acp.txt keeps the first 16 MiB and a note of the rest, and the run completes" {
+	local flood=$((40 * 1024 * 1024)) cap=$((16 * 1024 * 1024)) step log note
+	exec_select "$ID"
+	exec_peer stderr-flood PEER_FLOOD_BYTES=$flood
+	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
+	assert_exit 0
+	[[ $(rec_r .status) == completed ]] || fail "run not completed: $(rec .errors)"
+	for step in "${STEPS[@]}"; do
+		log="$(trial_dir)/steps/$step/agent/acp.txt"
+		note=$(tail -n 1 "$log")
+		[[ $note =~ ^\[pc-e2e:\ the\ agent\'s\ stderr\ was\ cut\ at\ $cap\ bytes\;\ ([0-9]+)\ more\ were\ discarded\]$ ]] ||
+			fail "$step: no cap note at the end of acp.txt: ${note:0:200}"
+		[[ ${BASH_REMATCH[1]} -ge $((flood - cap)) ]] || fail "$step: only ${BASH_REMATCH[1]} bytes counted as discarded"
+		[[ $(stat -c %s "$log") -eq $((cap + ${#note} + 2)) ]] || fail "$step: acp.txt is $(stat -c %s "$log") bytes"
+		[[ $(chunks "$step") == "$(jq -nc --rawfile t "$TASK/steps/$step/instruction.md" '[$t]')" ]] ||
+			fail "$step: the echo after the flood was lost: $(chunks "$step")"
+	done
+	assert_peer_gone
+}
+
 @test "stderr flood: 1 MiB of agent stderr neither deadlocks the run nor gets lost" {
 	peer_run stderr-flood
 	local step log

@@ -112,7 +112,7 @@ fake_harbor() {
 	exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env nowhere
 	assert_exit 1
 	assert_stderr_contains "--harbor-env nowhere"
-	DAYTONA_API_KEY=k exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona
+	DAYTONA_API_KEY=daytona-key-7f3a exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona
 	assert_exit 1
 	assert_stderr_contains "is on this machine's loopback, which a daytona sandbox cannot reach"
 	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
@@ -141,7 +141,9 @@ fake_harbor() {
 	[[ $(jq -c '.datasets' "$config") == "[{\"path\":\"$EXEC_TASKS\",\"task_names\":[\"failure-policy-timeout\"]}]" ]] ||
 		fail "datasets: $(jq -c .datasets "$config")"
 	# Harbor's environment: the remote type's credentials and its own settings, nothing else of ours
-	grep -qx 'DAYTONA_API_KEY=daytona-key' "$job/fake-harbor.env" || fail "DAYTONA_API_KEY did not reach Harbor"
+	# it reached Harbor, and, like every *_API_KEY, stays out of the job's files
+	grep -qx 'DAYTONA_API_KEY=\[REDACTED\]' "$job/fake-harbor.env" || fail "DAYTONA_API_KEY did not reach Harbor, or is in the job files"
+	refute_secret daytona-key "$OUT"
 	grep -qx 'HARBOR_TELEMETRY=0' "$job/fake-harbor.env" || fail "Harbor's telemetry is on"
 	grep -qx 'LITELLM_LOCAL_MODEL_COST_MAP=True' "$job/fake-harbor.env" || fail "LiteLLM may fetch its price list"
 	! grep -q '^OPENAI_API_KEY=' "$job/fake-harbor.env" || fail "an unrelated secret reached Harbor"

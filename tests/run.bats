@@ -357,6 +357,72 @@ $(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
 	! pgrep -f "sleep $marker" >/dev/null || fail "the agent's setsid child outlived the sandbox: $(pgrep -af "sleep $marker")"
 }
 
+# stop_mid_prompt SIGNAL: pc-run-bub on two workloads whose agent hangs,
+# sent SIGNAL once the first one's prompt is out; $status is its exit.
+stop_mid_prompt() {
+	local pid i log
+	exec_select "$ID"
+	cat "$T/selection.jsonl" "$T/selection.jsonl" >"$T/two.jsonl"
+	exec_peer hang
+	pc-run-bub --output "$OUT" --agent "$PEER_AGENT" <"$T/two.jsonl" >"$T/records.jsonl" 2>"$T/stderr.txt" &
+	pid=$!
+	# the peer logs each prompt it gets on its stderr, the step's acp.txt
+	for ((i = 0; i < 600; i++)); do
+		log=$(find "$OUT" -name acp.txt -path '*/capture/*' 2>/dev/null | head -n 1)
+		[[ -n $log ]] && grep -q 'session/prompt in mode hang' "$log" && break
+		sleep 0.1
+	done
+	grep -q 'session/prompt in mode hang' "$log" || fail "the prompt never reached the agent: $(cat "$T/stderr.txt")"
+	kill "-$1" "$pid"
+	status=0
+	wait "$pid" || status=$?
+	stderr=$(cat "$T/stderr.txt")
+}
+
+@test "SIGTERM or SIGINT mid-run: the interrupted workload's failed record and trial result, no FIFO left, exit 128+signal, nothing more run" {
+	local sig code
+	for sig in TERM INT; do
+		rm -rf "$OUT" "$T/records.jsonl"
+		stop_mid_prompt "$sig"
+		code=$((128 + $(kill -l "$sig")))
+		assert_exit "$code"
+		[[ $(rec 'length' -s) == 1 ]] || fail "SIG$sig: expected the interrupted workload's record alone: $(cat "$T/records.jsonl")"
+		schema_ok e2e-run "$T/records.jsonl"
+		[[ $(rec_r .status) == failed ]] || fail "SIG$sig: status $(rec_r .status)"
+		assert_contains "$(rec_r '.errors[]')" "step capture: CancelledError: stopped waiting for session/prompt: pc-run-bub received SIG$sig"
+		assert_stderr_contains "stopped by SIG$sig"
+		# the trial is complete on disk: its result names the cancelled step, the next never ran
+		assert_json_files "$(trial_dir)/result.json" "$(rec_r .job_dir)/result.json"
+		[[ $(jq -c '[.step_results[] | [.step_name, .exception_info.exception_type]]' "$(trial_dir)/result.json") == \
+			'[["capture","CancelledError"]]' ]] || fail "SIG$sig: $(jq -c .step_results "$(trial_dir)/result.json")"
+		[[ ! -e "$(trial_dir)/steps/recall" ]] || fail "SIG$sig: the next step ran"
+		[[ -z $(find "$TMPDIR" -name 'pc-acp-*') ]] || fail "SIG$sig: FIFO directory left: $(find "$TMPDIR" -name 'pc-acp-*')"
+		assert_peer_gone
+		exec_assert_inconclusive
+	done
+}
+
+@test "a 10 MB error string in a record is capped in the replay at 64 KiB, with a note of its size" {
+	exec_select "$ID"
+	exec_peer echo
+	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
+	assert_exit 0
+	python3 -c 'import json, sys
+r = json.loads(open(sys.argv[1]).read())
+r["status"] = "failed"
+r["errors"] = ["step capture: boom: " + "\u00e9" * 5000000]
+print(json.dumps(r))' "$T/records.jsonl" >"$T/big.jsonl"
+	cp "$T/big.jsonl" "$T/records.jsonl"
+	exec_normalize
+	[[ $(stat -c %s "$T/replays.jsonl") -lt 1000000 ]] || fail "replay is $(stat -c %s "$T/replays.jsonl") bytes"
+	local err
+	err=$(jq -r '.errors[0]' "$T/replays.jsonl")
+	[[ $err == "step capture: boom: "* && $err == *" [pc-e2e: truncated to 65536 of its 10000020 bytes]" ]] ||
+		fail "error not capped with its note: ${err:0:60}…${err: -80}"
+	# cut on a character boundary: still valid UTF-8 of whole characters
+	[[ $(jq -r '.errors[0] | test("^step capture: boom: é+ \\[pc-e2e")' "$T/replays.jsonl") == true ]] || fail "cut inside a character"
+}
+
 @test "agent printing non-JSON: failed record naming the non-JSON line" {
 	peer_failure garbage "non-JSON"
 	assert_contains "$(rec_r '.errors[0]')" "this is not json" "first error"

@@ -42,24 +42,69 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 	c->events = fopen(events_path, "a");
 	if (!c->events)
 		return pc_fail_errno(e, "%s: cannot create", events_path);
-	signal(SIGPIPE, SIG_IGN); /* a dead agent is an error value, not our death */
+	c->stderr_log = fopen(stderr_path, "a");
+	if (!c->stderr_log)
+		return pc_fail_errno(e, "%s: cannot create", stderr_path);
+	setvbuf(c->stderr_log, NULL, _IONBF, 0); /* on disk as it comes, for whoever follows it */
+	signal(SIGPIPE, SIG_IGN);                /* a dead agent is an error value, not our death */
 	if (fifo_dir) {
 		int in_fd, out_fd;
 		if (open_fifos(c, fifo_dir, e) != 0)
 			return -1;
 		in_fd = c->proc.in_fd;
 		out_fd = c->proc.out_fd;
-		if (proc_spawn(&c->proc, argv, env, NULL, stderr_path, 0, e) != 0) {
+		if (proc_spawn(&c->proc, argv, env, NULL, NULL, PROC_STDERR_PIPE, e) != 0) {
 			close(in_fd);
 			close(out_fd);
 			return -1;
 		}
 		c->proc.in_fd = in_fd;
 		c->proc.out_fd = out_fd;
-	} else if (proc_spawn(&c->proc, argv, env, NULL, stderr_path, 1, e) != 0)
+	} else if (proc_spawn(&c->proc, argv, env, NULL, NULL, PROC_PIPES | PROC_STDERR_PIPE, e) != 0)
 		return -1;
 	c->started = 1;
 	return 0;
+}
+
+/* Move what the agent wrote to stderr into its file, within the cap: read
+ * without blocking until nothing is left, closing the pipe at its end. */
+static void drain_stderr(struct acp_client *c)
+{
+	char buf[65536];
+
+	while (c->proc.err_fd >= 0) {
+		ssize_t got = read(c->proc.err_fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN)
+			return;
+		if (got <= 0) {
+			close(c->proc.err_fd);
+			c->proc.err_fd = -1;
+			return;
+		}
+		long long room = ACP_STDERR_CAP - c->stderr_kept, keep = got < room ? got : room;
+		if (keep > 0 && c->stderr_log)
+			fwrite(buf, 1, (size_t)keep, c->stderr_log);
+		c->stderr_kept += keep;
+		c->stderr_dropped += got - keep;
+	}
+}
+
+/* Wait up to ms for the agent to exit, draining its stderr meanwhile so a
+ * full pipe never holds it up. */
+static int wait_draining(struct acp_client *c, long ms)
+{
+	long long until = proc_now_ms() + ms;
+
+	while (!proc_wait(&c->proc, 0)) {
+		if (proc_now_ms() >= until || proc_stop_signal())
+			return 0;
+		struct pollfd pfd = { c->proc.err_fd, POLLIN, 0 };
+		if (poll(&pfd, 1, 10) > 0)
+			drain_stderr(c);
+	}
+	return 1;
 }
 
 static void record(struct acp_client *c, const char *type, jv payload)
@@ -121,21 +166,27 @@ static int read_line(struct acp_client *c, char **line, const char *waiting_for,
 			return 0;
 		}
 		long long left = c->deadline_ms < 0 ? -1 : c->deadline_ms - proc_now_ms();
+		if (proc_stop_signal())
+			return pc_fail(e, "stopped waiting for %s: pc-run-bub received %s", waiting_for,
+				       proc_signal_name(proc_stop_signal()));
 		if (c->deadline_ms >= 0 && left <= 0)
 			return pc_fail(e, "agent timed out waiting for %s", waiting_for);
-		struct pollfd pfd = { c->proc.out_fd, POLLIN, 0 };
+		struct pollfd pfd[2] = { { c->proc.out_fd, POLLIN, 0 }, { c->proc.err_fd, POLLIN, 0 } };
 		/* short waits: an agent that dies before opening its output
 		 * shows up only as an exited process */
-		int r = poll(&pfd, 1, left < 0 || left > 200 ? 200 : (int)left);
+		int r = poll(pfd, 2, left < 0 || left > 200 ? 200 : (int)left);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r == 0 && proc_wait(&c->proc, 0)) {
-			char how[128];
-			proc_describe(c->proc.status, how, sizeof how);
-			return pc_fail(e, "agent exited (%s) while waiting for %s", how, waiting_for);
-		}
-		if (r <= 0)
+		if (r > 0 && pfd[1].revents)
+			drain_stderr(c);
+		if (!(r > 0 && pfd[0].revents)) {
+			if (proc_wait(&c->proc, 0)) {
+				char how[128];
+				proc_describe(c->proc.status, how, sizeof how);
+				return pc_fail(e, "agent exited (%s) while waiting for %s", how, waiting_for);
+			}
 			continue;
+		}
 		if (c->cap - c->len < 65536) {
 			c->cap = c->cap * 2 + 65536;
 			c->buf = pc_xrealloc(c->buf, c->cap);
@@ -420,13 +471,20 @@ void acp_stop(struct acp_client *c, long grace_ms)
 			close(c->proc.in_fd);
 			c->proc.in_fd = -1;
 		}
-		if (!proc_wait(&c->proc, grace_ms))
+		if (!wait_draining(c, grace_ms))
 			proc_kill(&c->proc, 2000);
 		else
 			proc_kill(&c->proc, 0);
+		drain_stderr(c); /* all of it: every writer is gone */
 		proc_close(&c->proc);
 		c->started = 0;
 	}
+	if (c->stderr_log && c->stderr_dropped)
+		fprintf(c->stderr_log, "\n[pc-e2e: the agent's stderr was cut at %lld bytes; %lld more were discarded]\n",
+			c->stderr_kept, c->stderr_dropped);
+	if (c->stderr_log)
+		fclose(c->stderr_log);
+	c->stderr_log = NULL;
 	if (c->events)
 		fclose(c->events);
 	c->events = NULL;

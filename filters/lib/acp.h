@@ -51,7 +51,13 @@ struct acp_client {
 	const struct acp_terminal_host *terminal_host; /* NULL: the terminal methods are refused */
 	jv terminals;                                  /* terminalId -> {output, truncated, exitStatus} */
 	int terminals_created;
+	FILE *stderr_log; /* acp.txt: the agent's stderr, up to ACP_STDERR_CAP bytes */
+	long long stderr_kept, stderr_dropped;
 };
+
+/* The most of an agent's stderr kept per run; the rest is counted, and
+ * the count noted at the end of its file. */
+#define ACP_STDERR_CAP (16LL * 1024 * 1024)
 
 /* Spawn the agent; events_path receives the event log.
  *

@@ -21,8 +21,10 @@ long long proc_now_ms(void)
 
 /* In the child: never returns. */
 static void exec_child(char *const argv[], char *const env[], const char *cwd,
-		       const char *stderr_path, int pipes, int in[2], int out[2])
+		       const char *stderr_path, int flags, int in[2], int out[2], int err[2])
 {
+	int pipes = flags & PROC_PIPES;
+
 	setpgid(0, 0);
 	if (pipes) {
 		dup2(in[0], 0);
@@ -36,7 +38,13 @@ static void exec_child(char *const argv[], char *const env[], const char *cwd,
 		if (devnull >= 0)
 			dup2(devnull, 0);
 	}
-	if (stderr_path) {
+	if (flags & PROC_STDERR_PIPE) {
+		dup2(err[1], 2);
+		if (!pipes)
+			dup2(err[1], 1);
+		close(err[0]);
+		close(err[1]);
+	} else if (stderr_path) {
 		int fd = open(stderr_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		if (fd >= 0) {
 			dup2(fd, 2);
@@ -58,21 +66,22 @@ static void exec_child(char *const argv[], char *const env[], const char *cwd,
 }
 
 int proc_spawn(struct proc *p, char *const argv[], char *const env[],
-	       const char *cwd, const char *stderr_path, int pipes,
+	       const char *cwd, const char *stderr_path, int flags,
 	       struct pc_err *e)
 {
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int pipes = flags & PROC_PIPES;
 
 	memset(p, 0, sizeof *p);
-	p->in_fd = p->out_fd = -1;
-	if (pipes && (pipe(in) != 0 || pipe(out) != 0))
+	p->in_fd = p->out_fd = p->err_fd = -1;
+	if ((pipes && (pipe(in) != 0 || pipe(out) != 0)) || ((flags & PROC_STDERR_PIPE) && pipe(err) != 0))
 		return pc_fail_errno(e, "cannot create pipes for %s", argv[0]);
 	fflush(NULL);
 	p->pid = fork();
 	if (p->pid < 0)
 		return pc_fail_errno(e, "cannot start %s", argv[0]);
 	if (p->pid == 0)
-		exec_child(argv, env, cwd, stderr_path, pipes, in, out);
+		exec_child(argv, env, cwd, stderr_path, flags, in, out, err);
 	setpgid(p->pid, p->pid); /* also here: no race with an early kill */
 	if (pipes) {
 		close(in[0]);
@@ -82,15 +91,56 @@ int proc_spawn(struct proc *p, char *const argv[], char *const env[],
 		fcntl(p->in_fd, F_SETFD, FD_CLOEXEC);
 		fcntl(p->out_fd, F_SETFD, FD_CLOEXEC);
 	}
+	if (flags & PROC_STDERR_PIPE) {
+		close(err[1]);
+		p->err_fd = err[0];
+		fcntl(p->err_fd, F_SETFD, FD_CLOEXEC);
+		fcntl(p->err_fd, F_SETFL, O_NONBLOCK);
+	}
 	return 0;
 }
 
-int proc_wait(struct proc *p, long timeout_ms)
+/* Set once, by the handler, to the first stop signal caught. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	if (!stop_signal)
+		stop_signal = sig;
+}
+
+void proc_catch_stop(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop; /* no SA_RESTART: a blocked read returns */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int proc_stop_signal(void)
+{
+	return stop_signal;
+}
+
+const char *proc_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
+				  : sig == SIGHUP        ? "SIGHUP"
+							 : "a signal";
+}
+
+/* Polls when it has a deadline or may be stopped, so neither is missed. */
+static int wait_exit(struct proc *p, long timeout_ms, int stoppable)
 {
 	long long deadline = proc_now_ms() + timeout_ms;
+	int polling = timeout_ms >= 0 || stoppable;
 
 	while (!p->exited) {
-		pid_t r = waitpid(p->pid, &p->status, timeout_ms < 0 ? 0 : WNOHANG);
+		pid_t r = waitpid(p->pid, &p->status, polling ? WNOHANG : 0);
 		if (r == p->pid) {
 			p->exited = 1;
 			break;
@@ -100,9 +150,9 @@ int proc_wait(struct proc *p, long timeout_ms)
 			p->status = 0;
 			break;
 		}
-		if (timeout_ms >= 0 && proc_now_ms() >= deadline)
+		if ((stoppable && stop_signal) || (timeout_ms >= 0 && proc_now_ms() >= deadline))
 			return 0;
-		if (timeout_ms >= 0) {
+		if (polling) {
 			struct timespec pause = { 0, 10 * 1000 * 1000 };
 			nanosleep(&pause, NULL);
 		}
@@ -110,14 +160,20 @@ int proc_wait(struct proc *p, long timeout_ms)
 	return 1;
 }
 
+int proc_wait(struct proc *p, long timeout_ms)
+{
+	return wait_exit(p, timeout_ms, 1);
+}
+
+/* The grace period is the child's even after a stop request. */
 void proc_kill(struct proc *p, long grace_ms)
 {
 	if (p->pid <= 0)
 		return;
 	kill(-p->pid, SIGTERM);
-	if (!proc_wait(p, grace_ms)) {
+	if (!wait_exit(p, grace_ms, 0)) {
 		kill(-p->pid, SIGKILL);
-		proc_wait(p, -1);
+		wait_exit(p, -1, 0);
 	}
 	kill(-p->pid, SIGKILL); /* stragglers that left the leader behind */
 }
@@ -128,7 +184,9 @@ void proc_close(struct proc *p)
 		close(p->in_fd);
 	if (p->out_fd >= 0)
 		close(p->out_fd);
-	p->in_fd = p->out_fd = -1;
+	if (p->err_fd >= 0)
+		close(p->err_fd);
+	p->in_fd = p->out_fd = p->err_fd = -1;
 }
 
 void proc_describe(int status, char *buf, size_t len)

@@ -3,7 +3,8 @@
  * The agent and the verifier run as process-group leaders so a timeout, a
  * crash or a hang is ended by killing the whole group, never just the shell
  * or launcher at its top.  stdin/stdout are pipes to the caller; stderr goes
- * to a file so a chatty child can never block on a full pipe.
+ * to a file so a chatty child can never block on a full pipe.  A stop
+ * request (SIGINT, SIGTERM, SIGHUP, once caught) ends every wait early.
  */
 #ifndef PC_PROC_H
 #define PC_PROC_H
@@ -16,18 +17,34 @@ struct proc {
 	pid_t pid;
 	int in_fd;  /* write end of the child's stdin, or -1 */
 	int out_fd; /* read end of the child's stdout, or -1 */
+	int err_fd; /* read end of the child's stderr (PROC_STDERR_PIPE), or -1 */
 	int exited, status;
 };
 
+/* proc_spawn's flags. */
+enum {
+	PROC_PIPES = 1,       /* stdin and stdout are pipes to the caller */
+	PROC_STDERR_PIPE = 2, /* stderr is a pipe (err_fd) for the caller to drain */
+};
+
 /* Spawn argv[0] (PATH search) with env (NULL = inherit), cwd (NULL = same),
- * stderr appended to stderr_path (NULL = inherit).  pipes: whether to
- * connect stdin/stdout; otherwise stdout also goes to stderr_path. */
+ * stderr appended to stderr_path (NULL = inherit) unless PROC_STDERR_PIPE;
+ * without PROC_PIPES stdin is /dev/null and stdout goes where stderr goes. */
 int proc_spawn(struct proc *p, char *const argv[], char *const env[],
-	       const char *cwd, const char *stderr_path, int pipes,
+	       const char *cwd, const char *stderr_path, int flags,
 	       struct pc_err *e);
 
-/* Wait up to timeout_ms (-1 forever) for exit; 1 exited, 0 still running. */
+/* Wait up to timeout_ms (-1 forever) for exit; 1 exited, 0 still running
+ * (also returned at once after a stop request, see proc_catch_stop). */
 int proc_wait(struct proc *p, long timeout_ms);
+
+/* Stop requests for a filter that finishes what it is doing before it
+ * exits: proc_catch_stop() catches SIGINT, SIGTERM and SIGHUP (no
+ * SA_RESTART), proc_stop_signal() is the first one caught, or 0.  The only
+ * state this module keeps is that signal number. */
+void proc_catch_stop(void);
+int proc_stop_signal(void);
+const char *proc_signal_name(int sig);
 
 /* SIGTERM the group, then SIGKILL after grace_ms; always reaps. */
 void proc_kill(struct proc *p, long grace_ms);

@@ -248,3 +248,14 @@ void text_py_float(struct sbuf *b, double x)
 		sbuf_add(b, ".0");
 	jv_free(s);
 }
+
+char *text_cap(const char *s, size_t max)
+{
+	size_t len = strlen(s), cut = max;
+
+	if (len <= max)
+		return pc_xstrdup(s);
+	while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;
+	return text_fmt("%.*s [pc-e2e: truncated to %zu of its %zu bytes]", (int)cut, s, cut, len);
+}

@@ -57,7 +57,14 @@ void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap);
 char *sbuf_take(struct sbuf *b); /* returns the string, resets b */
 
 /* Malloc'd printf. */
-char *text_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* returns the string, resets b */
+char *text_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Error strings are capped at this many bytes in records and replays. */
+#define TEXT_ERROR_CAP 65536
+
+/* Malloc'd copy of s cut at the last UTF-8 character boundary within max
+ * bytes, ending in a note of the size it had; s itself when it fits. */
+char *text_cap(const char *s, size_t max); /* returns the string, resets b */
 
 /* Python repr() of a str (s, len) or of None (s == NULL). */
 void text_py_repr(struct sbuf *b, const char *s, size_t len);

@@ -269,7 +269,11 @@ static int run_harbor(struct run *r, const char *task_dir, const char *config, s
 		rc = -1;
 	else if (!proc_wait(&p, (long)deadline)) {
 		proc_kill(&p, 5000);
-		rc = pc_fail(e, "Harbor did not finish within %lld s and was stopped", deadline / 1000);
+		if (proc_stop_signal())
+			rc = pc_fail(e, "Harbor stopped: pc-run-bub received %s",
+				     proc_signal_name(proc_stop_signal()));
+		else
+			rc = pc_fail(e, "Harbor did not finish within %lld s and was stopped", deadline / 1000);
 	} else {
 		proc_kill(&p, 0);
 		if (proc_exit_code(p.status) != 0) {

@@ -275,7 +275,9 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 		c.deadline_ms = timeout_s > 0 ? proc_now_ms() + (long long)(timeout_s * 1000) : -1;
 		rc = converse(r, &c, instruction, &init, &session, &response, &e);
 		if (rc != 0)
-			etype = strstr(e.msg, "timed out") ? "AgentTimeoutError" : "NonZeroAgentExitCodeError";
+			etype = proc_stop_signal()           ? "CancelledError"
+				: strstr(e.msg, "timed out") ? "AgentTimeoutError"
+							     : "NonZeroAgentExitCodeError";
 	} else
 		etype = "NonZeroAgentExitCodeError";
 	if (etype)
@@ -287,9 +289,9 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	jv summary = harbor_acp_summary(instruction, init, session, response, etype,
 					etype ? e.msg : NULL, c.permissions_requested);
 	acp_stop(&c, 2000);
-	/* Harbor's ACP runner is killed at the deadline before it writes its
-	 * summary or a trajectory: the events file is what is left, as here. */
-	int stopped = etype && !strcmp(etype, "AgentTimeoutError");
+	/* Harbor's ACP runner is killed at the deadline (or on a stop) before it
+	 * writes its summary or a trajectory: the events file is what is left. */
+	int stopped = etype && (!strcmp(etype, "AgentTimeoutError") || !strcmp(etype, "CancelledError"));
 	struct pc_err we;
 	if (stopped || !had_updates)
 		jv_free(traj);
@@ -324,6 +326,9 @@ static int run_cmd(char *const argv[], char *const env[], const char *log, long 
 		return -1;
 	if (!proc_wait(&p, timeout_ms)) {
 		proc_kill(&p, 2000);
+		if (proc_stop_signal())
+			return pc_fail(e, "%s stopped: pc-run-bub received %s", argv[0],
+				       proc_signal_name(proc_stop_signal()));
 		return pc_fail(e, "%s timed out after %.0f seconds", argv[0], timeout_ms / 1000.0);
 	}
 	proc_kill(&p, 0);
@@ -430,7 +435,8 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 		agent_result = run_agent(r, &sp, instruction, run_agent_timeout(r, task_toml, step), &exception);
 	jv agent_timing = timing(started);
 	harbor_now(vstarted);
-	if (instruction) {
+	/* stopped: what ran is recorded, nothing more is started */
+	if (instruction && !proc_stop_signal()) {
 		jv verr = jv_null();
 		verifier_result = run_verifier(r, task_dir, name, &sp,
 					       run_verifier_timeout(task_toml, step),
@@ -444,6 +450,7 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 		run_step_exception(r, name, exception);
 		*stop = jv_get_kind(verifier_result) == JV_KIND_NULL;
 	}
+	*stop = *stop || proc_stop_signal();
 	free(instruction);
 	free(ipath);
 	step_paths_free(&sp);

@@ -30,7 +30,8 @@ ids are accepted. The behaviour of ``session/prompt`` is chosen by PEER_MODE:
                 stdin) and exits 0.
   error         answers the prompt with JSON-RPC error -32603 "Internal error",
                 data {"details": "boom"}.
-  stderr-flood  writes 1 MiB (1048576 bytes) to stderr, then behaves as echo.
+  stderr-flood  writes PEER_FLOOD_BYTES (default 1 MiB, 1048576) bytes to
+                stderr, then behaves as echo.
   remember      remembers PEER_REMEMBER (default 60) facts "peer fact <n>" of
                 kind "fact" in the scope the harness handed it
                 (POWERCONTEXT_BUB_SCOPE_ID) through POST /v1/memory/remember
@@ -69,7 +70,7 @@ from acp.schema import (
 )
 
 MODES = ("echo", "permission", "client-methods", "crash", "hang", "garbage", "close", "error", "stderr-flood", "remember")
-FLOOD_BYTES = 1024 * 1024
+FLOOD_BYTES = int(os.environ.get("PEER_FLOOD_BYTES") or 1024 * 1024)
 
 log = logging.getLogger("acp-peer")
 
