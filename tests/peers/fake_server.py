@@ -14,6 +14,14 @@ POST /v1/memory/entries/list answers by FAKE_MODE:
   text-ready      (GET /health/ready answers 200 with a body that is not JSON instead)
   text-prepare    an empty listing; POST /v1/context/prepare answers 200 with a body that is not JSON
 
+Fault modes (tests/faults.bats): the first listing (the baseline, before the
+agent runs) is empty; what happens afterwards is the fault:
+
+  error-5xx       every POST answers 503 with PowerContext's error envelope, the baseline too
+  hang-final      the second listing (the final Memory) never answers
+  truncate-final  the second listing declares more bytes than it sends, then closes
+  die-final       the server exits before answering the second listing: later calls are refused
+
 Anything else is a 404 with PowerContext's error envelope.
 
 usage: python3 tests/peers/fake_server.py URL_FILE
@@ -22,9 +30,11 @@ usage: python3 tests/peers/fake_server.py URL_FILE
 import json
 import os
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 MODE = os.environ.get("FAKE_MODE", "unknown-entry")
+FINAL_FAULTS = ("hang-final", "truncate-final", "die-final")
 LISTINGS = {
     "unknown-entry": {"entries": [{"id": 7, "text": "a fact", "kind": "fact", "state": "active"}]},
     "no-entries": {"items": []},
@@ -63,9 +73,32 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.missing()
 
+    def final_fault(self):
+        if MODE == "hang-final":
+            time.sleep(3600)
+        elif MODE == "truncate-final":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b'{"entries": [')
+            self.wfile.flush()
+            self.connection.close()
+        else:
+            os._exit(0)
+
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        if self.path == "/v1/memory/entries/list" and MODE in LISTINGS:
+        listing = self.path == "/v1/memory/entries/list"
+        if MODE == "error-5xx":
+            self.answer(503, {"error": {"code": "unavailable", "message": "the fake Server is failing on purpose"}})
+        elif listing and MODE in FINAL_FAULTS:
+            self.server.listings += 1
+            if self.server.listings == 1:
+                self.answer(200, {"entries": []})
+            else:
+                self.final_fault()
+        elif listing and MODE in LISTINGS:
             self.answer(200, LISTINGS[MODE])
         elif self.path == "/v1/context/prepare" and MODE == "text-prepare":
             self.not_json()
@@ -78,6 +111,7 @@ class Handler(BaseHTTPRequestHandler):
 
 def main(argv):
     server = HTTPServer(("127.0.0.1", 0), Handler)
+    server.listings = 0
     with open(argv[1] + ".tmp", "w") as out:
         out.write(f"http://127.0.0.1:{server.server_port}\n")
     os.replace(argv[1] + ".tmp", argv[1])
