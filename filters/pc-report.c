@@ -570,7 +570,7 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		cs->count[v]++;
 		cs->status = stage_worst(cs->status, code);
 		jv name = jv_object_get(jv_copy(kase), jv_string("name"));
-		if (check_names && !cs->bad_name && shape_check_id(jv_copy(name), why, sizeof why) != 0)
+		if (check_names && !cs->bad_name && shape_check_id(name, why, sizeof why) != 0)
 			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)", jv_string_value(name), why);
 		jv_free(name);
 		jv line = jv_dump_string(redact_jv(red, JV_OBJECT(jv_string("experiment"), jv_string(experiment),
