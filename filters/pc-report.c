@@ -37,15 +37,17 @@ static const char usage[] =
 struct report_case {
 	jv kase; /* one case of an evaluation document */
 	const char *experiment;
+	const char *dir; /* its name as given, for --output's directory */
 	enum verdict verdict;
 };
 
 struct cases {
-	FILE *spool; /* one {"experiment", "case"} line per case, redacted */
+	FILE *spool; /* one {"experiment", "case" (redacted), "dir", "verdict"} line per case */
 	int n;
 	int count[VERDICTS];
-	int status;     /* the cases' exit codes folded with stage_worst */
-	char *bad_name; /* with --output: the first case name that is no workload id */
+	int status;      /* the cases' exit codes folded with stage_worst */
+	char *bad_name;  /* with --output: the first case name that is no workload id */
+	int read_failed; /* the spool could not be read back */
 };
 
 /* One pass over the spooled cases, in input order: fn gets each (borrowed). */
@@ -57,14 +59,14 @@ static void each_case(struct cases *cs, void (*fn)(void *ctx, const struct repor
 	rewind(cs->spool);
 	while (getline(&line, &cap, cs->spool) > 0) {
 		jv entry = jv_parse(line);
-		int code;
 		struct report_case c = { jv_object_get(jv_copy(entry), jv_string("case")),
-					 json_str(entry, "experiment"), 0 };
-		c.verdict = verdict_judge(c.kase, &code);
+					 json_str(entry, "experiment"), json_str(entry, "dir"),
+					 (enum verdict)json_number_at(entry, "verdict", 0) };
 		fn(ctx, &c);
 		jv_free(c.kase);
 		jv_free(entry);
 	}
+	cs->read_failed = cs->read_failed || ferror(cs->spool);
 	free(line);
 }
 
@@ -572,10 +574,11 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		jv name = jv_object_get(jv_copy(kase), jv_string("name"));
 		if (check_names && !cs->bad_name && shape_check_id(name, why, sizeof why) != 0)
 			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)", jv_string_value(name), why);
-		jv_free(name);
-		jv line = jv_dump_string(redact_jv(red, JV_OBJECT(jv_string("experiment"), jv_string(experiment),
-								  jv_string("case"), kase)),
-					 0);
+		/* the verdict judged here, and the name as given, travel with it */
+		jv entry = JV_OBJECT(jv_string("experiment"), redact_jv(red, jv_string(experiment)),
+				     jv_string("case"), redact_jv(red, kase), jv_string("dir"), name,
+				     jv_string("verdict"), jv_number(v));
+		jv line = jv_dump_string(entry, 0);
 		fprintf(cs->spool, "%s\n", jv_string_value(line));
 		jv_free(line);
 	}
@@ -617,7 +620,7 @@ static void write_case_file(void *ctx, const struct report_case *c)
 	if (f->failed)
 		return;
 	markdown_case(&b, c, 1);
-	char *text = sbuf_take(&b), *dir = io_join(f->outdir, case_name(c));
+	char *text = sbuf_take(&b), *dir = io_join(f->outdir, c->dir);
 	f->failed = io_write_artifact(dir, "report.md", text, strlen(text), &f->e) != 0;
 	free(dir);
 	free(text);
@@ -646,8 +649,9 @@ static int run(const struct options *o, const struct redactor *red)
 	if (status == EXIT_OK && o->output) {
 		struct files_pass f = { o->output, { { 0 } }, 0 };
 		each_case(&cs, write_case_file, &f);
-		if (f.failed)
-			status = stage_die("pc-report", red, EXIT_INVALID, f.e.msg);
+		if (f.failed || cs.read_failed)
+			status = stage_die("pc-report", red, EXIT_INVALID,
+					   f.failed ? f.e.msg : "cannot read back the spool file");
 	}
 	if (status == EXIT_OK) {
 		if (!strcmp(o->format, "text"))
@@ -660,7 +664,8 @@ static int run(const struct options *o, const struct redactor *red)
 			render_junit(&out, &cs);
 		status = out.failed || fflush(stdout) != 0
 				 ? stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout")
-				 : cs.status;
+			 : cs.read_failed ? stage_die("pc-report", red, EXIT_INVALID, "cannot read back the spool file")
+					  : cs.status;
 	}
 	if (cs.spool)
 		fclose(cs.spool);

@@ -381,6 +381,10 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	else if (open_scope(r, memory) == 0)
 		execute(r, memory, &readiness, &before);
 	scrub(r);
+	/* a workload a stop cut short did not complete, whatever recorded it */
+	if (proc_stop_signal() && jv_array_length(jv_copy(r->errors)) == 0)
+		run_error(r, "stopped: pc-run-bub received %s while the workload ran",
+			  proc_signal_name(proc_stop_signal()));
 	if (jv_get_kind(readiness) != JV_KIND_NULL) {
 		if (pc_memory_snapshot(r->client, r->api, r->scope, &after, &e) != 0)
 			run_error(r, "final Memory: %s", e.msg), after = jv_null();
@@ -558,6 +562,10 @@ static int check_models(const struct options *o, jv selections, struct pc_err *e
 	const char *base = getenv("BUB_API_BASE");
 	char *why = NULL;
 
+	if (o->model_scripts && o->harbor_env)
+		return pc_fail(e, "--model-scripts: the scripted model is on this machine's loopback, which a %s "
+				  "sandbox cannot reach",
+			       o->harbor_env);
 	if (o->model_scripts && !(base && pc_url_is_loopback(base)))
 		return pc_fail(e, "--model-scripts: BUB_API_BASE must be the scripted model's loopback URL "
 				  "(http://127.0.0.1:PORT/v1), got %s",

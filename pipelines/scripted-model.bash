@@ -37,6 +37,12 @@ scripted_model_start() {
 	local url
 	url=$(cat "$dir/url")
 	echo "acceptance: scripted model at $url, requests in $dir/requests.jsonl" >&2
+	# Nothing of the caller's model settings may send a request elsewhere,
+	# even to another server on loopback.
+	local name
+	while IFS= read -r name; do
+		unset "$name"
+	done < <(compgen -e | grep -E '^(OPENAI_|POWERCONTEXT_SERVER_INFERENCE_)' || true)
 	# Bub: the model itself comes per workload from pc-run-bub --model-scripts.
 	export BUB_API_BASE=$url BUB_API_KEY=scripted-model-takes-no-key
 	unset BUB_MODEL

@@ -588,6 +588,21 @@ skipped      wl-skip-expected
 	grep -F '[FAIL] collection_completed — token [REDACTED] leaked' "$T/out/wl-incon/report.md"
 }
 
+@test "a provider's API key is redacted too, but a placeholder under 8 bytes is left alone" {
+	jq -c '.cases[0].assertions.collection_completed.reason = "key sk-provider-0123456789 leaked; EMPTY"' \
+		"$E/inconclusive.jsonl" >"$T/in.jsonl"
+	OPENAI_API_KEY=sk-provider-0123456789 run --separate-stderr pc-report --format text --output "$T/out" <"$T/in.jsonl"
+	assert_status 3
+	assert_line "    FAIL collection_completed: key [REDACTED] leaked; EMPTY"
+	! grep -rF sk-provider-0123456789 "$T/out"
+	# regression: OPENAI_API_KEY=EMPTY (a local model server's placeholder) blanked every "EMPTY"
+	# and a one-letter key every such letter, in every sink
+	OPENAI_API_KEY=EMPTY DAYTONA_API_KEY=k run --separate-stderr pc-report --format text <"$T/in.jsonl"
+	assert_status 3
+	assert_line "    FAIL collection_completed: key sk-provider-0123456789 leaked; EMPTY"
+	assert_line --partial "inconclusive wl-incon"
+}
+
 @test "on a terminal the default format is coloured text, and NO_COLOR turns colour off" {
 	command -v script >/dev/null || skip "script(1) is not installed: no way to give pc-report a terminal"
 	cat "$E/accepted.jsonl" "$E/failed.jsonl" >"$T/in.jsonl"

@@ -150,6 +150,10 @@ PROMPT="channel=\$acp-server|chat_id=00\n---Date: 2026-12-01---\nPlan tonight's 
 	BUB_API_BASE=http://127.0.0.1.example.com/v1 exec_run_bub "$T/selection.jsonl" --model-scripts "$SCRIPTS"
 	assert_exit 1
 	assert_stderr_contains "BUB_API_BASE must be the scripted model's loopback URL"
+	# a remote sandbox cannot reach this machine's loopback
+	BUB_API_BASE=$MODEL_URL exec_run_bub "$T/selection.jsonl" --model-scripts "$SCRIPTS" --runner harbor --harbor-env daytona
+	assert_exit 1
+	assert_stderr_contains "which a daytona sandbox cannot reach"
 	exec_select terminal-bench-db-wal-recovery
 	BUB_API_BASE=$MODEL_URL exec_run_bub "$T/selection.jsonl" --model-scripts "$SCRIPTS"
 	assert_exit 1

@@ -39,10 +39,10 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 	c->terminals = jv_object();
 	c->deadline_ms = -1;
 	c->proc.in_fd = c->proc.out_fd = -1;
-	c->events = fopen(events_path, "a");
+	c->events = fopen(events_path, "ae");
 	if (!c->events)
 		return pc_fail_errno(e, "%s: cannot create", events_path);
-	c->stderr_log = fopen(stderr_path, "a");
+	c->stderr_log = fopen(stderr_path, "ae"); /* never the agent's: it writes through the pipe */
 	if (!c->stderr_log)
 		return pc_fail_errno(e, "%s: cannot create", stderr_path);
 	setvbuf(c->stderr_log, NULL, _IONBF, 0); /* on disk as it comes, for whoever follows it */
@@ -67,21 +67,24 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 }
 
 /* Move what the agent wrote to stderr into its file, within the cap: read
- * without blocking until nothing is left, closing the pipe at its end. */
-static void drain_stderr(struct acp_client *c)
+ * without blocking until nothing is left, closing the pipe at its end.
+ * 1 when it stopped with more perhaps still there. */
+static int drain_stderr(struct acp_client *c)
 {
 	char buf[65536];
 
-	while (c->proc.err_fd >= 0) {
+	/* a bounded turn, so an endless writer cannot keep the caller from its
+	 * deadline: what is left waits for the next poll */
+	for (int turn = 0; turn < 16 && c->proc.err_fd >= 0; turn++) {
 		ssize_t got = read(c->proc.err_fd, buf, sizeof buf);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0 && errno == EAGAIN)
-			return;
+			return 0;
 		if (got <= 0) {
 			close(c->proc.err_fd);
 			c->proc.err_fd = -1;
-			return;
+			return 0;
 		}
 		long long room = ACP_STDERR_CAP - c->stderr_kept, keep = got < room ? got : room;
 		if (keep > 0 && c->stderr_log)
@@ -89,6 +92,7 @@ static void drain_stderr(struct acp_client *c)
 		c->stderr_kept += keep;
 		c->stderr_dropped += got - keep;
 	}
+	return c->proc.err_fd >= 0;
 }
 
 /* Wait up to ms for the agent to exit, draining its stderr meanwhile so a
@@ -475,7 +479,9 @@ void acp_stop(struct acp_client *c, long grace_ms)
 			proc_kill(&c->proc, 2000);
 		else
 			proc_kill(&c->proc, 0);
-		drain_stderr(c); /* all of it: every writer is gone */
+		/* what is left: every writer is gone, so the end comes soon */
+		for (int turn = 0; turn < 64 && drain_stderr(c); turn++)
+			;
 		proc_close(&c->proc);
 		c->started = 0;
 	}

@@ -65,6 +65,16 @@ static void exec_child(char *const argv[], char *const env[], const char *cwd,
 	_exit(127);
 }
 
+static void close_pipes(int in[2], int out[2], int err[2])
+{
+	int *fds[] = { in, out, err };
+
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 2; j++)
+			if (fds[i][j] >= 0)
+				close(fds[i][j]);
+}
+
 int proc_spawn(struct proc *p, char *const argv[], char *const env[],
 	       const char *cwd, const char *stderr_path, int flags,
 	       struct pc_err *e)
@@ -74,12 +84,18 @@ int proc_spawn(struct proc *p, char *const argv[], char *const env[],
 
 	memset(p, 0, sizeof *p);
 	p->in_fd = p->out_fd = p->err_fd = -1;
-	if ((pipes && (pipe(in) != 0 || pipe(out) != 0)) || ((flags & PROC_STDERR_PIPE) && pipe(err) != 0))
-		return pc_fail_errno(e, "cannot create pipes for %s", argv[0]);
+	if ((pipes && (pipe(in) != 0 || pipe(out) != 0)) || ((flags & PROC_STDERR_PIPE) && pipe(err) != 0)) {
+		pc_fail_errno(e, "cannot create pipes for %s", argv[0]);
+		close_pipes(in, out, err);
+		return -1;
+	}
 	fflush(NULL);
 	p->pid = fork();
-	if (p->pid < 0)
-		return pc_fail_errno(e, "cannot start %s", argv[0]);
+	if (p->pid < 0) {
+		pc_fail_errno(e, "cannot start %s", argv[0]);
+		close_pipes(in, out, err);
+		return -1;
+	}
 	if (p->pid == 0)
 		exec_child(argv, env, cwd, stderr_path, flags, in, out, err);
 	setpgid(p->pid, p->pid); /* also here: no race with an early kill */
@@ -115,7 +131,11 @@ void proc_catch_stop(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop; /* no SA_RESTART: a blocked read returns */
+	sa.sa_handler = on_stop;
+	/* restarted, so the record being written is not cut short; the waits
+	 * that must notice the stop poll, and poll and nanosleep are never
+	 * restarted */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
 		sigaction(sigs[i], &sa, NULL);
@@ -166,16 +186,21 @@ int proc_wait(struct proc *p, long timeout_ms)
 }
 
 /* The grace period is the child's even after a stop request. */
-void proc_kill(struct proc *p, long grace_ms)
+void proc_signal(struct proc *p, int sig, long grace_ms)
 {
 	if (p->pid <= 0)
 		return;
-	kill(-p->pid, SIGTERM);
+	kill(-p->pid, sig);
 	if (!wait_exit(p, grace_ms, 0)) {
 		kill(-p->pid, SIGKILL);
 		wait_exit(p, -1, 0);
 	}
 	kill(-p->pid, SIGKILL); /* stragglers that left the leader behind */
+}
+
+void proc_kill(struct proc *p, long grace_ms)
+{
+	proc_signal(p, SIGTERM, grace_ms);
 }
 
 void proc_close(struct proc *p)

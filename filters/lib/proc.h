@@ -3,7 +3,7 @@
  * The agent and the verifier run as process-group leaders so a timeout, a
  * crash or a hang is ended by killing the whole group, never just the shell
  * or launcher at its top.  stdin/stdout are pipes to the caller; stderr goes
- * to a file so a chatty child can never block on a full pipe.  A stop
+ * to a file, or to a pipe the caller drains (PROC_STDERR_PIPE).  A stop
  * request (SIGINT, SIGTERM, SIGHUP, once caught) ends every wait early.
  */
 #ifndef PC_PROC_H
@@ -40,7 +40,8 @@ int proc_wait(struct proc *p, long timeout_ms);
 
 /* Stop requests for a filter that finishes what it is doing before it
  * exits: proc_catch_stop() catches SIGINT, SIGTERM and SIGHUP (no
- * SA_RESTART), proc_stop_signal() is the first one caught, or 0.  The only
+ * SA_RESTART, but every wait here polls), proc_stop_signal() is the first one
+ * caught, or 0.  The only
  * state this module keeps is that signal number. */
 void proc_catch_stop(void);
 int proc_stop_signal(void);
@@ -48,6 +49,8 @@ const char *proc_signal_name(int sig);
 
 /* SIGTERM the group, then SIGKILL after grace_ms; always reaps. */
 void proc_kill(struct proc *p, long grace_ms);
+/* The same with another first signal (SIGINT: a Python child's cancellation). */
+void proc_signal(struct proc *p, int sig, long grace_ms);
 
 /* Close the pipes (idempotent). */
 void proc_close(struct proc *p);

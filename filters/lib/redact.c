@@ -14,9 +14,16 @@ static int has_affixes(const char *name, size_t len, const char *prefix, const c
 	return len > pl + sl && !memcmp(name, prefix, pl) && !memcmp(name + len - sl, suffix, sl);
 }
 
-static int is_secret_name(const char *name, size_t len)
+/* The shortest value of variable name that is a secret, 0 when the name
+ * holds none.  pc-e2e's own settings are secrets at any length; for every
+ * other *_API_KEY (a provider's, for the Server's generation or a remote
+ * sandbox) and the inference headers that carry one, a value under 8 bytes
+ * is a placeholder (OPENAI_API_KEY=EMPTY for a local model server), which
+ * no text could be kept readable without. */
+static size_t secret_min_len(const char *name, size_t len)
 {
 	static const char *const exact[] = {
+		"BUB_API_KEY",
 		"POWERCONTEXT_CLIENT_API_TOKEN",
 		"POWERCONTEXT_E2E_AGENT_PROXY_URL",
 	};
@@ -24,10 +31,12 @@ static int is_secret_name(const char *name, size_t len)
 	for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
 		if (strlen(exact[i]) == len && !memcmp(exact[i], name, len))
 			return 1;
-	/* BUB_API_KEY, BUB_<provider>_API_KEY, a provider's own (OPENAI_API_KEY)
-	 * for the Server's generation, and the inference headers that carry one */
-	return has_affixes(name, len, "", "_API_KEY") ||
-	       has_affixes(name, len, "POWERCONTEXT_SERVER_INFERENCE_", "_HEADERS");
+	if (has_affixes(name, len, "BUB_", "_API_KEY"))
+		return 1;
+	if (has_affixes(name, len, "", "_API_KEY") ||
+	    has_affixes(name, len, "POWERCONTEXT_SERVER_INFERENCE_", "_HEADERS"))
+		return 8;
+	return 0;
 }
 
 /* The body of json.dumps(s, ensure_ascii=False) without its quotes. */
@@ -130,7 +139,8 @@ void redactor_init(struct redactor *r, char *const *env)
 	r->n = 0;
 	for (; env && *env; env++) {
 		const char *eq = strchr(*env, '=');
-		if (!eq || !eq[1] || !is_secret_name(*env, (size_t)(eq - *env)))
+		size_t min = eq ? secret_min_len(*env, (size_t)(eq - *env)) : 0;
+		if (!min || strlen(eq + 1) < min)
 			continue;
 		add_needle(r, pc_xstrdup(eq + 1));
 		add_needle(r, json_escaped(eq + 1));

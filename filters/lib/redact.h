@@ -1,8 +1,10 @@
 /* redact: keeping configured secrets out of every sink.
  *
- * Secrets are the non-empty values of every *_API_KEY (BUB_API_KEY, a
- * provider's OPENAI_API_KEY, ...), POWERCONTEXT_SERVER_INFERENCE_*_HEADERS,
- * POWERCONTEXT_CLIENT_API_TOKEN and POWERCONTEXT_E2E_AGENT_PROXY_URL.  Each is
+ * Secrets are the non-empty values of BUB_API_KEY, every BUB_*_API_KEY,
+ * POWERCONTEXT_CLIENT_API_TOKEN and POWERCONTEXT_E2E_AGENT_PROXY_URL, and the
+ * values of 8 bytes or more of every other *_API_KEY (a provider's
+ * OPENAI_API_KEY, a sandbox's DAYTONA_API_KEY) and of
+ * POWERCONTEXT_SERVER_INFERENCE_*_HEADERS.  Each is
  * replaced by "[REDACTED]", longest first, as written, JSON-escaped,
  * base64-encoded (standard and URL-safe, at any alignment in a longer
  * encoded text) and percent-encoded, in every string of a document before it

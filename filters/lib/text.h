@@ -62,9 +62,10 @@ char *text_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Error strings are capped at this many bytes in records and replays. */
 #define TEXT_ERROR_CAP 65536
 
-/* Malloc'd copy of s cut at the last UTF-8 character boundary within max
- * bytes, ending in a note of the size it had; s itself when it fits. */
-char *text_cap(const char *s, size_t max); /* returns the string, resets b */
+/* Malloc'd copy of s: s itself when it fits in max bytes, else its first
+ * max bytes or fewer (cut on a UTF-8 character boundary) followed by a note
+ * of the size it had. */
+char *text_cap(const char *s, size_t max);
 
 /* Python repr() of a str (s, len) or of None (s == NULL). */
 void text_py_repr(struct sbuf *b, const char *s, size_t len);

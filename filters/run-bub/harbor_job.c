@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,7 +269,11 @@ static int run_harbor(struct run *r, const char *task_dir, const char *config, s
 	if (proc_spawn(&p, argv, env.v, r->job_dir, log, 0, e) != 0)
 		rc = -1;
 	else if (!proc_wait(&p, (long)deadline)) {
-		proc_kill(&p, 5000);
+		/* a stop reaches Harbor as SIGINT, its own cancellation */
+		if (proc_stop_signal())
+			proc_signal(&p, SIGINT, 10000);
+		else
+			proc_kill(&p, 5000);
 		if (proc_stop_signal())
 			rc = pc_fail(e, "Harbor stopped: pc-run-bub received %s",
 				     proc_signal_name(proc_stop_signal()));

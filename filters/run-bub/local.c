@@ -156,6 +156,9 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms, struct acp_
 			struct pc_err *e)
 {
 	struct terminal_host *t = ctx;
+
+	if (proc_stop_signal())
+		return pc_fail(e, "not started: pc-run-bub received %s", proc_signal_name(proc_stop_signal()));
 	jv args = json_get(params, "args");
 	const char *cwd = json_str(params, "cwd");
 	int n = jv_get_kind(args) == JV_KIND_ARRAY ? jv_array_length(jv_copy(args)) : 0, k = 0;
@@ -390,7 +393,7 @@ static jv run_verifier(struct run *r, const char *task_dir, const char *step,
 		sandbox_argv_free(argv);
 	}
 	if (type)
-		*exception = exception_info(type, e.msg);
+		*exception = exception_info(proc_stop_signal() ? "CancelledError" : type, e.msg);
 	return jv_get_kind(rewards) == JV_KIND_NULL ? jv_null()
 						    : JV_OBJECT(jv_string("rewards"), rewards);
 }
@@ -435,8 +438,14 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 		agent_result = run_agent(r, &sp, instruction, run_agent_timeout(r, task_toml, step), &exception);
 	jv agent_timing = timing(started);
 	harbor_now(vstarted);
-	/* stopped: what ran is recorded, nothing more is started */
-	if (instruction && !proc_stop_signal()) {
+	/* stopped: what ran is recorded, nothing more is started, and a step
+	 * whose verifier never ran did not complete */
+	if (instruction && proc_stop_signal() && jv_get_kind(exception) == JV_KIND_NULL) {
+		char *why = text_fmt("stopped before the verifier: pc-run-bub received %s",
+				     proc_signal_name(proc_stop_signal()));
+		exception = exception_info("CancelledError", why);
+		free(why);
+	} else if (instruction && !proc_stop_signal()) {
 		jv verr = jv_null();
 		verifier_result = run_verifier(r, task_dir, name, &sp,
 					       run_verifier_timeout(task_toml, step),
