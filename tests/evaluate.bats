@@ -940,16 +940,24 @@ print(urllib.parse.quote(s, safe="").lower())')
 	assert_output "key [REDACTED] and [REDACTED]"
 }
 
-@test "other variables and empty secrets redact nothing" {
-	replay '.status = "failed" | .errors = ["visible-value"]' >"$T/in.json"
-	BUB_API_KEY= OTHER_API_KEY=visible-value BUB_API_KEY_FILE=visible-value \
+@test "other variables, a provider's placeholder key and empty secrets redact nothing" {
+	replay '.status = "failed" | .errors = ["visible-value; EMPTY"]' >"$T/in.json"
+	BUB_API_KEY= OTHER_KEY=visible-value BUB_API_KEY_FILE=visible-value OTHER_API_KEY=EMPTY \
 		run --separate-stderr pc-evaluate <"$T/in.json"
 	assert_status 3
 	save_stdout "$T/stdout.jsonl"
 	schema_ok e2e-evaluation "$T/stdout.jsonl"
 	run jq -r '.cases[0].assertions.collection_completed.reason' "$T/stdout.jsonl"
-	assert_output "visible-value"
+	assert_output "visible-value; EMPTY"
 	! grep -F '[REDACTED]' "$T/stdout.jsonl"
+}
+
+@test "a provider's API key of 8 bytes or more is a secret" {
+	replay '.status = "failed" | .errors = ["key sk-provider-42 leaked"]' >"$T/in.json"
+	OTHER_API_KEY=sk-provider-42 run --separate-stderr pc-evaluate <"$T/in.json"
+	assert_status 3
+	! grep -F sk-provider-42 <<<"$output" || fail "the key reached the evaluation: $output"
+	assert_output --partial 'key [REDACTED] leaked'
 }
 
 @test "secrets are redacted from error messages" {
