@@ -284,12 +284,13 @@ static int workload_model(const struct options *o, jv workload, char **model, st
 	jv m = jv_getpath(jv_copy(workload), JV_ARRAY(jv_string("execution"), jv_string("model")));
 	const char *bub_model = getenv("BUB_MODEL"), *id = json_str(workload, "id");
 	char hex[SHA256_HEX_LEN + 1];
-	int rc = 0;
+	int model_backed = jv_get_kind(m) == JV_KIND_TRUE, rc = 0;
 
+	jv_free(m);
 	*model = NULL;
-	if (jv_get_kind(m) != JV_KIND_TRUE)
-		;
-	else if (o->model_scripts) {
+	if (!model_backed)
+		return 0;
+	if (o->model_scripts) {
 		char *script = text_fmt("%s/%s.json", o->model_scripts, id);
 		if ((rc = sha256_file_hex(script, hex, NULL, e)) == 0)
 			*model = text_fmt("openai:pc-e2e-scripted/%s@%.12s", id, hex);
@@ -298,7 +299,6 @@ static int workload_model(const struct options *o, jv workload, char **model, st
 		*model = pc_xstrdup(bub_model);
 	else
 		rc = pc_fail(e, "BUB_MODEL is not set");
-	jv_free(m);
 	return rc;
 }
 
@@ -384,7 +384,7 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	/* a workload a stop cut short did not complete, whatever recorded it */
 	if (proc_stop_signal() && jv_array_length(jv_copy(r->errors)) == 0)
 		run_error(r, "stopped: pc-run-bub received %s while the workload ran",
-			  proc_signal_name(proc_stop_signal()));
+			  proc_stop_name());
 	if (jv_get_kind(readiness) != JV_KIND_NULL) {
 		if (pc_memory_snapshot(r->client, r->api, r->scope, &after, &e) != 0)
 			run_error(r, "final Memory: %s", e.msg), after = jv_null();
@@ -676,7 +676,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 	jv_free(stopped);
 	if (status == EXIT_OK && proc_stop_signal()) {
 		fprintf(stderr, "pc-run-bub: stopped by %s; the workloads after the one it interrupted were not run\n",
-			proc_signal_name(proc_stop_signal()));
+			proc_stop_name());
 		status = 128 + proc_stop_signal();
 	}
 	jv_free(selections);

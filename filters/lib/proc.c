@@ -146,11 +146,14 @@ int proc_stop_signal(void)
 	return stop_signal;
 }
 
-const char *proc_signal_name(int sig)
+const char *proc_stop_name(void)
 {
-	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
-				  : sig == SIGHUP        ? "SIGHUP"
-							 : "a signal";
+	switch (stop_signal) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "no signal";
+	}
 }
 
 /* Polls when it has a deadline or may be stopped, so neither is missed. */

@@ -45,7 +45,7 @@ int proc_wait(struct proc *p, long timeout_ms);
  * state this module keeps is that signal number. */
 void proc_catch_stop(void);
 int proc_stop_signal(void);
-const char *proc_signal_name(int sig);
+const char *proc_stop_name(void); /* "SIGTERM", …: the one caught */
 
 /* SIGTERM the group, then SIGKILL after grace_ms; always reaps. */
 void proc_kill(struct proc *p, long grace_ms);

@@ -270,15 +270,13 @@ static int run_harbor(struct run *r, const char *task_dir, const char *config, s
 		rc = -1;
 	else if (!proc_wait(&p, (long)deadline)) {
 		/* a stop reaches Harbor as SIGINT, its own cancellation */
-		if (proc_stop_signal())
+		if (proc_stop_signal()) {
 			proc_signal(&p, SIGINT, 10000);
-		else
+			rc = pc_fail(e, "Harbor stopped: pc-run-bub received %s", proc_stop_name());
+		} else {
 			proc_kill(&p, 5000);
-		if (proc_stop_signal())
-			rc = pc_fail(e, "Harbor stopped: pc-run-bub received %s",
-				     proc_signal_name(proc_stop_signal()));
-		else
 			rc = pc_fail(e, "Harbor did not finish within %lld s and was stopped", deadline / 1000);
+		}
 	} else {
 		proc_kill(&p, 0);
 		if (proc_exit_code(p.status) != 0) {

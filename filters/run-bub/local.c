@@ -158,7 +158,7 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms, struct acp_
 	struct terminal_host *t = ctx;
 
 	if (proc_stop_signal())
-		return pc_fail(e, "not started: pc-run-bub received %s", proc_signal_name(proc_stop_signal()));
+		return pc_fail(e, "not started: pc-run-bub received %s", proc_stop_name());
 	jv args = json_get(params, "args");
 	const char *cwd = json_str(params, "cwd");
 	int n = jv_get_kind(args) == JV_KIND_ARRAY ? jv_array_length(jv_copy(args)) : 0, k = 0;
@@ -331,7 +331,7 @@ static int run_cmd(char *const argv[], char *const env[], const char *log, long 
 		proc_kill(&p, 2000);
 		if (proc_stop_signal())
 			return pc_fail(e, "%s stopped: pc-run-bub received %s", argv[0],
-				       proc_signal_name(proc_stop_signal()));
+				       proc_stop_name());
 		return pc_fail(e, "%s timed out after %.0f seconds", argv[0], timeout_ms / 1000.0);
 	}
 	proc_kill(&p, 0);
@@ -442,7 +442,7 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 	 * whose verifier never ran did not complete */
 	if (instruction && proc_stop_signal() && jv_get_kind(exception) == JV_KIND_NULL) {
 		char *why = text_fmt("stopped before the verifier: pc-run-bub received %s",
-				     proc_signal_name(proc_stop_signal()));
+				     proc_stop_name());
 		exception = exception_info("CancelledError", why);
 		free(why);
 	} else if (instruction && !proc_stop_signal()) {
