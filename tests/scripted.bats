@@ -162,6 +162,20 @@ PROMPT="channel=\$acp-server|chat_id=00\n---Date: 2026-12-01---\nPlan tonight's 
 	[[ ! -e $OUT ]] || fail "pc-run-bub created $OUT: $(find "$OUT")"
 }
 
+@test "MODEL=scripted refuses a model endpoint off loopback before anything is provisioned or written" {
+	local url
+	# regression: http://127.evil.example passed as loopback (a prefix match on "127.")
+	for url in https://api.openai.com/v1 http://127.evil.example/v1 http://localhost.example/v1; do
+		OUTPUT="$T/out" MODEL=scripted OPENAI_BASE_URL=$url run --separate-stderr "$REPO/pipelines/acceptance" --category scripted
+		[[ $status -eq 64 ]] || fail "$url: exit $status: $stderr"
+		assert_stderr_contains "MODEL=scripted talks to no provider, but OPENAI_BASE_URL is $url"
+		[[ ! -e $T/out ]] || fail "$url: $T/out was created"
+	done
+	MODEL=other run --separate-stderr "$REPO/pipelines/acceptance"
+	[[ $status -eq 64 ]] || fail "MODEL=other: exit $status"
+	assert_stderr_contains "MODEL must be scripted or unset, got 'other'"
+}
+
 @test "model-backed on the scripted model: the real Bub and a real Server capture, extract, checkpoint and recall; the replay names the script; the key reaches no sink" {
 	exec_select "$ID"
 	BUB_API_BASE=$MODEL_URL BUB_API_KEY=$KEY OPENAI_API_KEY=$KEY BUB_MODEL=openai:some-provider-model \
