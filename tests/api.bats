@@ -23,26 +23,14 @@ setup() {
 }
 
 teardown() {
-	if [[ -n ${FAKE_PID:-} ]]; then kill "$FAKE_PID" 2>/dev/null || true; fi
-}
-
-# fake_server MODE: a fake Server in MODE, its URL in POWERCONTEXT_CLIENT_SERVER_URL.
-fake_server() {
-	local i
-	FAKE_MODE=$1 python3 "$REPO/tests/peers/fake_server.py" "$T/fake-url" 3>&- &
-	FAKE_PID=$!
-	for ((i = 0; i < 100; i++)); do
-		[[ -s $T/fake-url ]] && break
-		sleep 0.05
-	done
-	POWERCONTEXT_CLIENT_SERVER_URL=$(<"$T/fake-url") || fail "the fake server did not start"
+	exec_fake_server_stop
 }
 
 # unknown_shape MODE WHAT: against the fake Server in MODE, a Memory workload
 # ends in one failed record whose first error names the release (9.9.9) and
 # WHAT, before any agent ran; the verdict is inconclusive.
 unknown_shape() {
-	fake_server "$1"
+	exec_fake_server "$1"
 	exec_peer echo
 	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	assert_exit 0
@@ -85,7 +73,7 @@ unknown_shape() {
 }
 
 @test "a cursor that does not advance ends the listing with an error, not a loop" {
-	fake_server same-cursor
+	exec_fake_server same-cursor
 	exec_peer echo
 	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	assert_exit 0
@@ -94,7 +82,7 @@ unknown_shape() {
 }
 
 @test "a Server without /openapi.json: every Memory workload fails naming the question it could not answer" {
-	fake_server no-openapi
+	exec_fake_server no-openapi
 	exec_peer echo
 	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	assert_exit 0
@@ -107,7 +95,7 @@ unknown_shape() {
 
 @test "a readiness answer that is not JSON fails the record cleanly, before the agent runs" {
 	# regression: pc-run-bub aborted (jv_dump_term: Invalid value, rc 134) and wrote no record
-	fake_server text-ready
+	exec_fake_server text-ready
 	exec_peer echo
 	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	assert_exit 0
@@ -118,7 +106,7 @@ unknown_shape() {
 
 @test "a probe answer that is not JSON fails the record cleanly and keeps the agent's evidence" {
 	# regression: the same abort after the agent ran, so its evidence was lost
-	fake_server text-prepare
+	exec_fake_server text-prepare
 	exec_peer echo
 	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	assert_exit 0

@@ -90,6 +90,41 @@ exec_server_url() {
 	cat "$f"
 }
 
+# exec_fake_server MODE: the fake Server (tests/peers/fake_server.py) in
+# MODE, its URL in POWERCONTEXT_CLIENT_SERVER_URL, its pid in FAKE_PID;
+# exec_fake_server_stop (from teardown) ends it.
+exec_fake_server() {
+	local i
+	FAKE_MODE=$1 python3 "$REPO/tests/peers/fake_server.py" "$T/fake-url" 3>&- &
+	FAKE_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $T/fake-url ]] && break
+		sleep 0.05
+	done
+	POWERCONTEXT_CLIENT_SERVER_URL=$(<"$T/fake-url") || fail "the fake server did not start"
+}
+
+exec_fake_server_stop() {
+	if [[ -n ${FAKE_PID:-} ]]; then kill "$FAKE_PID" 2>/dev/null || true; fi
+}
+
+# exec_assert_orphan_stopped [PC-RUN-BUB ARGS...]: an agent that starts a
+# setsid child, then hangs past failure-policy-timeout's deadline, ends in a
+# failed record naming the timeout, with the peer and the child gone.
+exec_assert_orphan_stopped() {
+	exec_select failure-policy-timeout
+	exec_peer hang
+	# a unique duration marks the child (sleep takes no other argument)
+	local marker="300.$RANDOM$RANDOM"
+	exec_run_bub "$T/selection.jsonl" "$@" --agent "setsid sleep $marker & $PEER_AGENT"
+	assert_exit 0
+	[[ $(rec_r .status) == failed ]] || fail "$(rec '{status, errors}')"
+	assert_contains "$(rec_r '.errors[]')" "step run: AgentTimeoutError"
+	assert_peer_gone
+	sleep 1
+	! pgrep -f "sleep $marker" >/dev/null || fail "the agent's setsid child outlived the sandbox: $(pgrep -af "sleep $marker")"
+}
+
 # exec_closed_url: an http URL on a loopback port nobody listens on.
 exec_closed_url() {
 	local port

@@ -28,7 +28,7 @@ setup() {
 }
 
 teardown() {
-	if [[ -n ${FAKE_PID:-} ]]; then kill "$FAKE_PID" 2>/dev/null || true; fi
+	exec_fake_server_stop
 }
 
 # peer_failure MODE CAUSE [PC-RUN-BUB ARGS...]: with the ACP peer in MODE,
@@ -67,25 +67,13 @@ peer_failure() {
 		"$cause" "collection_completed reason"
 }
 
-# fake_server MODE: a fake Server in MODE, its URL in POWERCONTEXT_CLIENT_SERVER_URL.
-fake_server() {
-	local i
-	FAKE_MODE=$1 python3 "$REPO/tests/peers/fake_server.py" "$T/fake-url" 3>&- &
-	FAKE_PID=$!
-	for ((i = 0; i < 100; i++)); do
-		[[ -s $T/fake-url ]] && break
-		sleep 0.05
-	done
-	POWERCONTEXT_CLIENT_SERVER_URL=$(<"$T/fake-url") || fail "the fake server did not start"
-}
-
 # server_fault MODE CAUSE: against the fake Server in MODE, whose fault comes
 # after the agent ran, pc-run-bub exits 0 with one failed record naming
 # CAUSE for the final Memory; the agent's evidence is on disk; no probe was
 # asked; the verdict is inconclusive.
 server_fault() {
 	exec_select "$ID"
-	fake_server "$1"
+	exec_fake_server "$1"
 	exec_peer echo
 	POWERCONTEXT_CLIENT_TIMEOUT=2 exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	assert_exit 0
@@ -106,7 +94,7 @@ server_fault() {
 
 @test "Server failing (503 on every call): a failed record naming the status, before any agent ran" {
 	exec_select "$ID"
-	fake_server error-5xx
+	exec_fake_server error-5xx
 	exec_peer echo
 	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	assert_exit 0
@@ -180,17 +168,7 @@ server_fault() {
 }
 
 @test "agent past its deadline: stopped with everything it started, setsid children too (the sandbox has its own PID namespace)" {
-	exec_select failure-policy-timeout
-	exec_peer hang
-	# a unique duration marks the child (sleep takes no other argument)
-	local marker="300.$RANDOM$RANDOM"
-	exec_run_bub "$T/selection.jsonl" --agent "setsid sleep $marker & $PEER_AGENT"
-	assert_exit 0
-	[[ $(rec_r .status) == failed ]] || fail "$(rec '{status, errors}')"
-	assert_contains "$(rec_r '.errors[]')" "AgentTimeoutError"
-	assert_peer_gone
-	sleep 1
-	! pgrep -f "sleep $marker" >/dev/null || fail "the agent's setsid child outlived the sandbox: $(pgrep -af "sleep $marker")"
+	exec_assert_orphan_stopped
 }
 
 # stop_mid_prompt SIGNAL: pc-run-bub on two workloads whose agent hangs,

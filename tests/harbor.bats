@@ -71,18 +71,7 @@ fake_harbor() {
 }
 
 @test "harbor runner: an agent past its deadline is stopped with everything it started, setsid children too" {
-	exec_select failure-policy-timeout
-	exec_peer hang
-	# a unique duration marks the child (sleep takes no other argument)
-	local marker="300.$RANDOM$RANDOM"
-	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_run_bub "$T/selection.jsonl" --runner harbor \
-		--agent "setsid sleep $marker & $PEER_AGENT"
-	assert_exit 0
-	[[ $(rec_r .status) == failed ]] || fail "$(rec '{status, errors}')"
-	assert_contains "$(rec_r '.errors[]')" "step run: AgentTimeoutError"
-	assert_peer_gone
-	sleep 1
-	! pgrep -f "sleep $marker" >/dev/null || fail "the agent's setsid child outlived the sandbox: $(pgrep -af "sleep $marker")"
+	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_assert_orphan_stopped --runner harbor
 }
 
 @test "harbor runner: without POWERCONTEXT_E2E_HARBOR it refuses before anything runs" {
