@@ -45,7 +45,7 @@ pc_setup() {
 	# assertions: the filters redact every configured secret.
 	while read -r f; do
 		case "$f" in
-		BUB_*_API_KEY | BUB_API_KEY | POWERCONTEXT_CLIENT_API_TOKEN | POWERCONTEXT_E2E_AGENT_PROXY_URL | NO_COLOR)
+		*_API_KEY | POWERCONTEXT_SERVER_INFERENCE_*_HEADERS | POWERCONTEXT_CLIENT_API_TOKEN | POWERCONTEXT_E2E_AGENT_PROXY_URL | NO_COLOR)
 			unset "$f" ;;
 		esac
 	done < <(compgen -e)
