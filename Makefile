@@ -38,6 +38,10 @@ LIB_OBJ   = $(LIB_SRC:filters/lib/%.c=$(BUILD)/lib/%.o)
 RUN_BUB_SRC = $(wildcard filters/run-bub/*.c)
 RUN_BUB_HDR = $(wildcard filters/run-bub/*.h)
 RUN_BUB_OBJ = $(RUN_BUB_SRC:filters/run-bub/%.c=$(BUILD)/run-bub/%.o)
+# pc-report's own parts: the spooled cases, its formats and its ledger.
+REPORT_SRC = $(wildcard filters/report/*.c)
+REPORT_HDR = $(wildcard filters/report/*.h)
+REPORT_OBJ = $(REPORT_SRC:filters/report/%.c=$(BUILD)/report/%.o)
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -54,7 +58,8 @@ FUZZ_FLAGS    = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-fra
 SHELLCHECK   ?= shellcheck
 CLANG_FORMAT ?= clang-format
 # The C that .clang-format governs.
-LINT_C    = $(wildcard filters/*.c tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(RUN_BUB_SRC) $(RUN_BUB_HDR)
+LINT_C    = $(wildcard filters/*.c tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(RUN_BUB_SRC) $(RUN_BUB_HDR) \
+	$(REPORT_SRC) $(REPORT_HDR)
 
 .SECONDARY:
 
@@ -75,15 +80,19 @@ $(BUILD)/run-bub/%.o: filters/run-bub/%.c $(LIB_HDR) $(RUN_BUB_HDR)
 	@$(if $(V),,echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -c -o $@ $<
 
-$(BUILD)/%.o: filters/%.c $(LIB_HDR) $(RUN_BUB_HDR)
+$(BUILD)/report/%.o: filters/report/%.c $(LIB_HDR) $(REPORT_HDR)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/run-bub -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -c -o $@ $<
 
-$(BIN)/pc-run-bub: $(BUILD)/pc-run-bub.o $(RUN_BUB_OBJ) $(LIB_OBJ)
+$(BUILD)/%.o: filters/%.c $(LIB_HDR) $(RUN_BUB_HDR) $(REPORT_HDR)
 	@mkdir -p $(dir $@)
-	@$(if $(V),,echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/run-bub -Ifilters/report -c -o $@ $<
+
+# A filter with parts of its own links them too.
+$(BIN)/pc-run-bub: $(RUN_BUB_OBJ)
+$(BIN)/pc-report: $(REPORT_OBJ)
 
 $(BIN)/%: $(BUILD)/%.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)

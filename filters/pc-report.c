@@ -18,6 +18,7 @@
 #include "docs.h"
 #include "io.h"
 #include "json.h"
+#include "report.h"
 #include "stage.h"
 #include "text.h"
 #include "verdict.h"
@@ -33,76 +34,6 @@ static const char usage[] =
 	"  -v, --verbose text: show every assertion, score, label and metric\n"
 	"Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
 	"failed, 3 inconclusive (or skipped before anything was collected).\n";
-
-struct report_case {
-	jv kase; /* one case of an evaluation document */
-	const char *experiment;
-	const char *dir; /* its name as given, for --output's directory */
-	enum verdict verdict;
-};
-
-struct cases {
-	FILE *spool; /* one {"experiment", "case" (redacted), "dir", "verdict"} line per case */
-	int n;
-	int count[VERDICTS];
-	int status;      /* the cases' exit codes folded with stage_worst */
-	char *bad_name;  /* with --output: the first case name that is no workload id */
-	int read_failed; /* the spool could not be read back */
-};
-
-/* One pass over the spooled cases, in input order: fn gets each (borrowed). */
-static void each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c), void *ctx)
-{
-	char *line = NULL;
-	size_t cap = 0;
-
-	rewind(cs->spool);
-	while (getline(&line, &cap, cs->spool) > 0) {
-		jv entry = jv_parse(line);
-		struct report_case c = { jv_object_get(jv_copy(entry), jv_string("case")),
-					 json_str(entry, "experiment"), json_str(entry, "dir"),
-					 (enum verdict)json_number_at(entry, "verdict", 0) };
-		fn(ctx, &c);
-		jv_free(c.kase);
-		jv_free(entry);
-	}
-	cs->read_failed = cs->read_failed || ferror(cs->spool);
-	free(line);
-}
-
-static const char *case_name(const struct report_case *c)
-{
-	return json_str(c->kase, "name");
-}
-
-/* Python's str() of an evaluation value. */
-static void add_value(struct sbuf *b, jv v)
-{
-	switch (jv_get_kind(v)) {
-	case JV_KIND_TRUE: sbuf_add(b, "True"); break;
-	case JV_KIND_FALSE: sbuf_add(b, "False"); break;
-	case JV_KIND_NUMBER: text_py_float(b, jv_number_value(v)); break;
-	case JV_KIND_STRING: sbuf_add(b, jv_string_value(v)); break;
-	default: sbuf_add(b, "None");
-	}
-}
-
-static jv section(const struct report_case *c, const char *name)
-{
-	return jv_object_get(jv_copy(c->kase), jv_string(name));
-}
-
-/* "3 workloads: 1 accepted, 1 failed, 0 inconclusive, 1 skipped".  Only the
- * fail-fast policy skips workloads, so skips are named only when there are
- * some: every other run's summary reads as it always has. */
-static void add_counts(struct sbuf *b, const struct cases *cs)
-{
-	sbuf_addf(b, "%d workload%s: %d accepted, %d failed, %d inconclusive",
-		  cs->n, cs->n == 1 ? "" : "s", cs->count[VERDICT_ACCEPTED],
-		  cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
-	if (cs->count[VERDICT_SKIPPED])
-		sbuf_addf(b, ", %d skipped", cs->count[VERDICT_SKIPPED]);
-}
 
 /* ---- text ---- */
 
@@ -127,7 +58,7 @@ static void text_values(struct sbuf *b, const char *title, jv values)
 		sbuf_addf(b, "    %s %s = ", title, jv_string_value(name));
 		if (jv_get_kind(entry) == JV_KIND_OBJECT) {
 			jv v = jv_object_get(jv_copy(entry), jv_string("value"));
-			add_value(b, v);
+			report_add_value(b, v);
 			jv_free(v);
 		} else {
 			jv s = jv_dump_string(jv_copy(entry), 0);
@@ -141,23 +72,8 @@ static void text_values(struct sbuf *b, const char *title, jv values)
 	jv_free(values);
 }
 
-/* The report as it is written: each piece goes to stdout once rendered. */
-struct out {
-	struct sbuf b;
-	int failed; /* a write to stdout failed */
-};
-
-static void out_flush(struct out *o)
-{
-	char *text = sbuf_take(&o->b);
-
-	if (fputs(text, stdout) == EOF)
-		o->failed = 1;
-	free(text);
-}
-
 struct text_pass {
-	struct out *o;
+	struct report_out *o;
 	int verbose;
 	const struct style *st;
 };
@@ -166,10 +82,10 @@ static void text_case(void *ctx, const struct report_case *c)
 {
 	const struct text_pass *t = ctx;
 	struct sbuf *b = &t->o->b;
-	jv assertions = section(c, "assertions");
+	jv assertions = report_section(c, "assertions");
 
 	sbuf_addf(b, "%s%-12s%s %s\n", t->st->on[c->verdict], verdict_name(c->verdict), t->st->off,
-		  case_name(c));
+		  report_case_name(c));
 	jv_object_foreach(assertions, name, a) {
 		if (!json_has_true(a, "value"))
 			text_line(b, "FAIL", jv_string_value(name), a);
@@ -180,29 +96,29 @@ static void text_case(void *ctx, const struct report_case *c)
 	}
 	jv_free(assertions);
 	if (t->verbose) {
-		text_values(b, "score", section(c, "scores"));
-		text_values(b, "label", section(c, "labels"));
-		text_values(b, "metric", section(c, "metrics"));
+		text_values(b, "score", report_section(c, "scores"));
+		text_values(b, "label", report_section(c, "labels"));
+		text_values(b, "metric", report_section(c, "metrics"));
 	}
-	out_flush(t->o);
+	report_flush(t->o);
 }
 
-static void render_text(struct out *o, struct cases *cs, int verbose, const struct style *st)
+static void render_text(struct report_out *o, struct cases *cs, int verbose, const struct style *st)
 {
 	struct text_pass t = { o, verbose, st };
 
-	each_case(cs, text_case, &t);
+	report_each_case(cs, text_case, &t);
 	sbuf_add(&o->b, st->dim);
-	add_counts(&o->b, cs);
+	report_add_counts(&o->b, cs);
 	sbuf_addf(&o->b, "%s\n", st->off);
-	out_flush(o);
+	report_flush(o);
 }
 
 /* ---- markdown ---- */
 
 static char *rewards_text(const struct report_case *c)
 {
-	jv scores = section(c, "scores");
+	jv scores = report_section(c, "scores");
 	struct sbuf b = { 0 };
 	const char *prefix = "harbor_reward_";
 
@@ -211,7 +127,7 @@ static char *rewards_text(const struct report_case *c)
 		if (!strncmp(n, prefix, strlen(prefix))) {
 			jv v = jv_object_get(jv_copy(s), jv_string("value"));
 			sbuf_addf(&b, "- `%s`: `", n + strlen(prefix));
-			add_value(&b, v);
+			report_add_value(&b, v);
 			sbuf_add(&b, "`\n");
 			jv_free(v);
 		}
@@ -226,9 +142,9 @@ static char *rewards_text(const struct report_case *c)
 
 static void evaluation_lines(struct sbuf *b, const struct report_case *c)
 {
-	jv assertions = section(c, "assertions");
+	jv assertions = report_section(c, "assertions");
 
-	sbuf_addf(b, "%s\n", case_name(c));
+	sbuf_addf(b, "%s\n", report_case_name(c));
 	jv_object_foreach(assertions, name, a) {
 		const char *reason = json_str(a, "reason");
 		sbuf_addf(b, "  [%s] %s", json_has_true(a, "value") ? "PASS" : "FAIL",
@@ -242,11 +158,11 @@ static void evaluation_lines(struct sbuf *b, const struct report_case *c)
 	jv_free(assertions);
 	const char *kinds[] = { "scores", "labels" }, *tags[] = { "SCORE", "LABEL" };
 	for (int k = 0; k < 2; k++) {
-		jv values = section(c, kinds[k]);
+		jv values = report_section(c, kinds[k]);
 		jv_object_foreach(values, name, entry) {
 			jv v = jv_object_get(jv_copy(entry), jv_string("value"));
 			sbuf_addf(b, "  [%s] %s: ", tags[k], jv_string_value(name));
-			add_value(b, v);
+			report_add_value(b, v);
 			sbuf_add(b, "\n");
 			jv_free(v);
 			jv_free(name);
@@ -256,32 +172,13 @@ static void evaluation_lines(struct sbuf *b, const struct report_case *c)
 	}
 }
 
-static const char *attribute(const struct report_case *c, const char *name)
-{
-	jv attrs = section(c, "attributes");
-	const char *s = json_str(attrs, name);
-
-	jv_free(attrs); /* the string stays owned by c->kase */
-	return s ? s : "unknown";
-}
-
-static const char *label(const struct report_case *c, const char *name)
-{
-	jv labels = section(c, "labels");
-	jv l = jv_object_get(labels, jv_string(name));
-	const char *s = json_str(l, "value");
-
-	jv_free(l);
-	return s ? s : "unscored";
-}
-
 /* A skipped workload has no collection_completed: nothing was attempted,
  * so nothing failed. */
 static const char *collection_status(const struct report_case *c)
 {
 	if (c->verdict == VERDICT_SKIPPED)
 		return "skipped";
-	jv collected = jv_object_get(section(c, "assertions"), jv_string("collection_completed"));
+	jv collected = jv_object_get(report_section(c, "assertions"), jv_string("collection_completed"));
 	int completed = json_has_true(collected, "value");
 
 	jv_free(collected);
@@ -298,12 +195,12 @@ static void markdown_case(struct sbuf *b, const struct report_case *c, int depth
 	if (depth == 1)
 		sbuf_add(b, "# PowerContext end-to-end Memory evaluation\n\n");
 	else
-		sbuf_addf(b, "## `%s`: %s\n\n", case_name(c), verdict_name(c->verdict));
-	sbuf_addf(b, "- Workload: `%s`\n", case_name(c));
-	sbuf_addf(b, "- Execution adapter: `%s`\n", attribute(c, "execution_adapter"));
-	sbuf_addf(b, "- Harbor dataset: `%s`\n", attribute(c, "dataset"));
+		sbuf_addf(b, "## `%s`: %s\n\n", report_case_name(c), verdict_name(c->verdict));
+	sbuf_addf(b, "- Workload: `%s`\n", report_case_name(c));
+	sbuf_addf(b, "- Execution adapter: `%s`\n", report_attribute(c, "execution_adapter"));
+	sbuf_addf(b, "- Harbor dataset: `%s`\n", report_attribute(c, "dataset"));
 	sbuf_addf(b, "- Collection status: `%s`\n", collection_status(c));
-	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n\n", label(c, "task_outcome"));
+	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n\n", report_label(c, "task_outcome"));
 	sbuf_addf(b, "%s# Harbor reward\n\n%s\n", h, rewards);
 	sbuf_addf(b, "%s# Memory evaluation\n\n```text\n", h);
 	evaluation_lines(b, c);
@@ -313,57 +210,39 @@ static void markdown_case(struct sbuf *b, const struct report_case *c, int depth
 
 static void markdown_row(void *ctx, const struct report_case *c)
 {
-	struct out *o = ctx;
+	struct report_out *o = ctx;
 
-	sbuf_addf(&o->b, "| `%s` | %s | %s | %s | `%s` |\n", case_name(c),
-		  verdict_name(c->verdict), label(c, "task_outcome"),
-		  attribute(c, "database"), attribute(c, "run_id"));
-	out_flush(o);
+	sbuf_addf(&o->b, "| `%s` | %s | %s | %s | `%s` |\n", report_case_name(c),
+		  verdict_name(c->verdict), report_label(c, "task_outcome"),
+		  report_attribute(c, "database"), report_attribute(c, "run_id"));
+	report_flush(o);
 }
 
 static void markdown_section(void *ctx, const struct report_case *c)
 {
-	struct out *o = ctx;
+	struct report_out *o = ctx;
 
 	sbuf_add(&o->b, "\n");
 	markdown_case(&o->b, c, 2);
-	out_flush(o);
+	report_flush(o);
 }
 
-static void render_markdown(struct out *o, struct cases *cs)
+static void render_markdown(struct report_out *o, struct cases *cs)
 {
 	sbuf_add(&o->b, "# PowerContext end-to-end Memory evaluation\n\n");
-	add_counts(&o->b, cs);
+	report_add_counts(&o->b, cs);
 	sbuf_add(&o->b, ".\n\n");
 	sbuf_add(&o->b, "| Workload | Verdict | Native task outcome | Database | Run |\n");
 	sbuf_add(&o->b, "|---|---|---|---|---|\n");
-	out_flush(o);
-	each_case(cs, markdown_row, o);
-	each_case(cs, markdown_section, o);
+	report_flush(o);
+	report_each_case(cs, markdown_row, o);
+	report_each_case(cs, markdown_section, o);
 }
 
 /* ---- json ---- */
 
-static jv false_assertions(const struct report_case *c)
-{
-	jv assertions = section(c, "assertions"), out = jv_array();
-
-	jv_object_foreach(assertions, name, a) {
-		/* clang-format off */
-		if (!json_has_true(a, "value"))
-			out = jv_array_append(out, JV_OBJECT(jv_string("name"), name,
-				jv_string("reason"), jv_object_get(jv_copy(a), jv_string("reason"))));
-		else
-			jv_free(name);
-		/* clang-format on */
-		jv_free(a);
-	}
-	jv_free(assertions);
-	return out;
-}
-
 struct json_pass {
-	struct out *o;
+	struct report_out *o;
 	int written;
 };
 
@@ -372,63 +251,45 @@ static void json_case(void *ctx, const struct report_case *c)
 	struct json_pass *j = ctx;
 	/* clang-format off */
 	jv s = jv_dump_string(JV_OBJECT(
-		jv_string("name"), jv_string(case_name(c)),
+		jv_string("name"), jv_string(report_case_name(c)),
 		jv_string("experiment"), jv_string(c->experiment),
 		jv_string("verdict"), jv_string(verdict_name(c->verdict)),
-		jv_string("task_outcome"), jv_string(label(c, "task_outcome")),
-		jv_string("failed_assertions"), false_assertions(c)), 0);
+		jv_string("task_outcome"), jv_string(report_label(c, "task_outcome")),
+		jv_string("failed_assertions"), report_false_assertions(c)), 0);
 	/* clang-format on */
 	sbuf_addf(&j->o->b, "%s%s", j->written++ ? "," : "", jv_string_value(s));
 	jv_free(s);
-	out_flush(j->o);
+	report_flush(j->o);
 }
 
 /* {"accepted":…,"failed":…,"inconclusive":…,"skipped":…,"cases":[…]} on one
  * line, the counts first, as one JSON text would be printed */
-static void render_json(struct out *o, struct cases *cs)
+static void render_json(struct report_out *o, struct cases *cs)
 {
 	struct json_pass j = { o, 0 };
 
 	sbuf_addf(&o->b, "{\"accepted\":%d,\"failed\":%d,\"inconclusive\":%d,\"skipped\":%d,\"cases\":[",
 		  cs->count[VERDICT_ACCEPTED], cs->count[VERDICT_FAILED],
 		  cs->count[VERDICT_INCONCLUSIVE], cs->count[VERDICT_SKIPPED]);
-	out_flush(o);
-	each_case(cs, json_case, &j);
+	report_flush(o);
+	report_each_case(cs, json_case, &j);
 	sbuf_add(&o->b, "]}\n");
-	out_flush(o);
+	report_flush(o);
 }
 
 /* ---- junit ---- */
-
-static void xml_escaped(struct sbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': sbuf_add(b, "&amp;"); break;
-		case '<': sbuf_add(b, "&lt;"); break;
-		case '>': sbuf_add(b, "&gt;"); break;
-		case '"': sbuf_add(b, "&quot;"); break;
-		default:
-			/* XML 1.0 forbids most control characters */
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' && *s != '\r')
-				sbuf_add(b, "?");
-			else
-				sbuf_addn(b, s, 1);
-		}
-	}
-}
 
 /* Why a workload was not run: the reason of its first false assertion
  * (execution_completed when nothing was collected), else its task outcome
  * (a skip the failure policy expected leaves every assertion true). */
 static void junit_skipped(struct sbuf *b, const struct report_case *c)
 {
-	jv failing = false_assertions(c);
+	jv failing = report_false_assertions(c);
 	jv first = jv_array_get(jv_copy(failing), 0); /* invalid when none */
 	const char *reason = json_str(first, "reason");
 
 	sbuf_add(b, "      <skipped message=\"");
-	xml_escaped(b, reason && *reason ? reason : label(c, "task_outcome"));
+	report_add_escaped(b, reason && *reason ? reason : report_label(c, "task_outcome"));
 	sbuf_add(b, "\"/>\n");
 	jv_free(first);
 	jv_free(failing);
@@ -436,7 +297,7 @@ static void junit_skipped(struct sbuf *b, const struct report_case *c)
 
 static void junit_failure(struct sbuf *b, const struct report_case *c)
 {
-	jv failing = false_assertions(c);
+	jv failing = report_false_assertions(c);
 	const char *tag = c->verdict == VERDICT_INCONCLUSIVE ? "error" : "failure";
 
 	sbuf_addf(b, "      <%s type=\"%s\" message=\"%d assertion%s false\">", tag,
@@ -445,10 +306,10 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 	jv_array_foreach(failing, i, a) {
 		const char *reason = json_str(a, "reason");
 		(void)i;
-		xml_escaped(b, json_str(a, "name"));
+		report_add_escaped(b, json_str(a, "name"));
 		if (reason) {
 			sbuf_add(b, ": ");
-			xml_escaped(b, reason);
+			report_add_escaped(b, reason);
 		}
 		sbuf_add(b, "\n");
 		jv_free(a);
@@ -460,9 +321,9 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 static void junit_testcase(struct sbuf *b, const struct report_case *c)
 {
 	sbuf_add(b, "    <testcase classname=\"");
-	xml_escaped(b, c->experiment);
+	report_add_escaped(b, c->experiment);
 	sbuf_add(b, "\" name=\"");
-	xml_escaped(b, case_name(c));
+	report_add_escaped(b, report_case_name(c));
 	sbuf_add(b, "\"");
 	if (c->verdict == VERDICT_ACCEPTED) {
 		sbuf_add(b, "/>\n");
@@ -478,13 +339,13 @@ static void junit_testcase(struct sbuf *b, const struct report_case *c)
 
 static void junit_case(void *ctx, const struct report_case *c)
 {
-	struct out *o = ctx;
+	struct report_out *o = ctx;
 
 	junit_testcase(&o->b, c);
-	out_flush(o);
+	report_flush(o);
 }
 
-static void render_junit(struct out *o, struct cases *cs)
+static void render_junit(struct report_out *o, struct cases *cs)
 {
 	struct sbuf *b = &o->b;
 
@@ -494,10 +355,10 @@ static void render_junit(struct out *o, struct cases *cs)
 	sbuf_addf(b, "  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
 		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE],
 		  cs->count[VERDICT_SKIPPED]);
-	out_flush(o);
-	each_case(cs, junit_case, o);
+	report_flush(o);
+	report_each_case(cs, junit_case, o);
 	sbuf_add(b, "  </testsuite>\n</testsuites>\n");
-	out_flush(o);
+	report_flush(o);
 }
 
 /* ---- main ---- */
@@ -629,7 +490,7 @@ static void write_case_file(void *ctx, const struct report_case *c)
 static int run(const struct options *o, const struct redactor *red)
 {
 	struct cases cs = { 0 };
-	struct out out = { { 0 }, 0 };
+	struct report_out out = { { 0 }, 0 };
 	const char *no_color = getenv("NO_COLOR"); /* no-color.org: only a non-empty value counts */
 	int color = !strcmp(o->format, "text") && isatty(STDOUT_FILENO) && !(no_color && *no_color);
 	/* clang-format off */
@@ -648,7 +509,7 @@ static int run(const struct options *o, const struct redactor *red)
 	}
 	if (status == EXIT_OK && o->output) {
 		struct files_pass f = { o->output, { { 0 } }, 0 };
-		each_case(&cs, write_case_file, &f);
+		report_each_case(&cs, write_case_file, &f);
 		if (f.failed || cs.read_failed)
 			status = stage_die("pc-report", red, EXIT_INVALID,
 					   f.failed ? f.e.msg : "cannot read back the spool file");

@@ -1,0 +1,70 @@
+/* report: what pc-report's parts share about the cases of one report.
+ *
+ * pc-report.c reads, validates, judges and spools every case (redacted) in
+ * a first pass; each renderer then walks the spool one case at a time
+ * (report_each_case), so memory does not grow with the number of cases.
+ * This module owns the spooled case, the walk, the report's output buffer
+ * and the small readers every format uses.
+ */
+#ifndef PC_REPORT_REPORT_H
+#define PC_REPORT_REPORT_H
+
+#include <stdio.h>
+
+#include <jv.h>
+
+#include "text.h"
+#include "verdict.h"
+
+/* One spooled case, as a renderer sees it (every jv borrowed). */
+struct report_case {
+	jv kase; /* one case of an evaluation document, redacted */
+	const char *experiment;
+	const char *dir; /* its name as given, for --output's directory */
+	enum verdict verdict;
+	jv trend; /* its comparable runs from the ledger, oldest first, or null */
+};
+
+struct cases {
+	FILE *spool; /* one {"experiment", "case", "dir", "verdict"[, "trend"]} line per case */
+	int n;
+	int count[VERDICTS];
+	int status;      /* the cases' exit codes folded with stage_worst */
+	char *bad_name;  /* with --output: the first case name that is no workload id */
+	int read_failed; /* the spool could not be read back */
+};
+
+/* One pass over the spooled cases, in input order: fn gets each (borrowed). */
+void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c), void *ctx);
+
+/* The report as it is written: each piece goes to stdout once rendered. */
+struct report_out {
+	struct sbuf b;
+	int failed; /* a write to stdout failed */
+};
+
+void report_flush(struct report_out *o);
+
+const char *report_case_name(const struct report_case *c);
+
+/* c's assertions, scores, labels, metrics or attributes (a new reference). */
+jv report_section(const struct report_case *c, const char *name);
+
+/* A string attribute ("unknown" when absent) and a label's value ("unscored"). */
+const char *report_attribute(const struct report_case *c, const char *name);
+const char *report_label(const struct report_case *c, const char *name);
+
+/* [{name, reason}] of c's false assertions, in order. */
+jv report_false_assertions(const struct report_case *c);
+
+/* Python's str() of an evaluation value (True, 1.0, None, the string). */
+void report_add_value(struct sbuf *b, jv v);
+
+/* "3 workloads: 1 accepted, 1 failed, 0 inconclusive[, 1 skipped]". */
+void report_add_counts(struct sbuf *b, const struct cases *cs);
+
+/* s escaped for XML and HTML text and attribute values; the control
+ * characters XML 1.0 forbids become '?'. */
+void report_add_escaped(struct sbuf *b, const char *s);
+
+#endif
