@@ -161,7 +161,7 @@ assert_no_worker_left() {
 	# once the other worker is done, the one left runs the first workload
 	local i workers
 	for ((i = 0; i < 600; i++)); do
-		workers=$(pgrep -P "$RUN_PID")
+		workers=$(pgrep -P "$RUN_PID") || true
 		[[ $(wc -w <<<"$workers") == 1 ]] && break
 		sleep 0.1
 	done

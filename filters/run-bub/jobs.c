@@ -63,6 +63,8 @@ static void collect(struct pool *p, struct worker *w)
 			break;
 		sbuf_addn(&w->buf, chunk, (size_t)got);
 	}
+	if (!w->buf.len)
+		return;
 	size_t used = 0;
 	for (char *nl; (nl = memchr(w->buf.s + used, '\n', w->buf.len - used)); used = (size_t)(nl + 1 - w->buf.s)) {
 		if (w->owed >= p->j->n)
