@@ -177,3 +177,17 @@ assert_no_worker_left() {
 	assert_peer_gone
 	assert_no_worker_left
 }
+
+@test "make acceptance JOBS=2: the leg's pc-run-bub runs two workloads at once" {
+	exec_peer echo PEER_DELAY_ON=OceanBase PEER_DELAY=4
+	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" env JOBS=2 PC_E2E_AGENT="$PEER_AGENT" OUTPUT="$T/acceptance" \
+		"$REPO/pipelines/acceptance" --id "$ID" --id failure-policy-followup
+	# the echo peer leaves no Memory, so the first workload fails its evaluation
+	assert_exit 2
+	assert_stderr_contains "workload 2/2: failure-policy-followup"
+	run jq -sr '(.[0].environment | [.started_at, .finished_at]) as [$s0, $f0] |
+		(.[1].environment | [.started_at, .finished_at]) as [$s1, $f1] |
+		[$s0 < $f1 and $s1 < $f0, $f1 < $f0] | @text' "$T/acceptance/$ID/replay.json" "$T/acceptance/failure-policy-followup/replay.json"
+	assert_output '[true,true]'
+	assert_peer_gone
+}
