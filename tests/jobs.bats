@@ -191,3 +191,18 @@ assert_no_worker_left() {
 	assert_output '[true,true]'
 	assert_peer_gone
 }
+
+@test "--jobs 2 writing to a closed pipe: the running workers are stopped and waited for, exit 1 naming the write error" {
+	# the first workload's record comes at once, the second's agent would take 100 s
+	exec_select failure-policy-followup "$T/first.jsonl"
+	exec_select "$ID" "$T/second.jsonl"
+	cat "$T/first.jsonl" "$T/second.jsonl" >"$T/two.jsonl"
+	exec_peer echo PEER_DELAY_ON=OceanBase PEER_DELAY=100
+	pc-run-bub --output "$OUT" --agent "$PEER_AGENT" --jobs 2 <"$T/two.jsonl" 2>"$T/stderr.txt" | true
+	status=${PIPESTATUS[0]}
+	stderr=$(cat "$T/stderr.txt")
+	assert_exit 1
+	assert_stderr_contains "pc-run-bub: write error"
+	assert_peer_gone
+	assert_no_worker_left
+}

@@ -209,6 +209,9 @@ int jobs_run(const struct jobs *j, int *worker, struct pc_err *e)
 	int next = 0, rc = 0;
 
 	*worker = 0;
+	/* a reader gone is a write error to stop the workers on, not a death
+	 * that would leave them running */
+	signal(SIGPIPE, SIG_IGN);
 	p.w = pc_xmalloc((size_t)j->max * sizeof *p.w);
 	memset(p.w, 0, (size_t)j->max * sizeof *p.w);
 	p.lines = pc_xmalloc((size_t)j->n * sizeof *p.lines);
