@@ -3,7 +3,8 @@
 # them again on an AddressSanitizer + UBSan build, `make acceptance` runs the
 # acceptance workloads on the PowerContext under test (POWERCONTEXT_E2E_VERSION,
 # CATALOG=powercontext for its own catalog, RUNNER=harbor for the Harbor CLI,
-# MODEL=scripted for model-backed workloads on the scripted model), `make crosscheck OUTPUT=…` checks
+# MODEL=scripted for model-backed workloads on the scripted model, JOBS=N for N workloads
+# at once), `make crosscheck OUTPUT=…` checks
 # their replays against that release's own harness, `make compat` runs both on
 # every supported release, `make rescore REPLAY=…` re-evaluates saved replays,
 # `make lint` runs shellcheck and clang-format --dry-run over the sources.
@@ -113,7 +114,7 @@ check-asan:
 
 acceptance: deps
 	$(MAKE) all
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) MODEL=$(MODEL) \
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) MODEL=$(MODEL) JOBS=$(JOBS) \
 		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/acceptance $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).

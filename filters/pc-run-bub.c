@@ -22,6 +22,7 @@
 #include "harbor.h"
 #include "hash.h"
 #include "io.h"
+#include "jobs.h"
 #include "json.h"
 #include "pcclient.h"
 #include "proc.h"
@@ -34,7 +35,7 @@ extern char **environ;
 static const char usage[] =
 	"usage: pc-run-bub [--runner local|harbor] [--failure-policy POLICY] [--output DIR]\n"
 	"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
-	"                  [--model-scripts DIR]\n"
+	"                  [--model-scripts DIR] [--jobs N]\n"
 	"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 	"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 	"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n"
@@ -53,20 +54,27 @@ static const char usage[] =
 	"                   the first 12 hex digits of the sha256 of DIR/W.json\n"
 	"  --failure-policy POLICY  collect-all (default): run every workload;\n"
 	"                   fail-fast: stop a batch:<name> group at its first failure\n"
-	"                   and record the rest of it as skipped\n";
+	"                   and record the rest of it as skipped\n"
+	"  --jobs N         run up to N workloads at once (1 to " JOBS_MAX_TEXT ", default 1), each in a\n"
+	"                   worker process of its own; records stay in selection order,\n"
+	"                   and a fail-fast batch:<name> group runs one workload at a time\n";
 
 void run_progress(const struct run *r, const char *fmt, ...)
 {
+	struct sbuf b = { 0 };
 	va_list ap;
 
 	if (!r->progress)
 		return;
-	fprintf(stderr, "pc-run-bub: [%s %.1fs] ", json_str(r->workload, "id"),
-		(proc_now_ms() - r->started_ms) / 1000.0);
+	sbuf_addf(&b, "pc-run-bub: [%s %.1fs] ", json_str(r->workload, "id"), (proc_now_ms() - r->started_ms) / 1000.0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	sbuf_add(&b, "\n");
+	/* one write: workers side by side share stderr, and their lines must not mix */
+	char *line = sbuf_take(&b);
+	fputs(line, stderr);
+	free(line);
 }
 
 void run_error(struct run *r, const char *fmt, ...)
@@ -409,9 +417,11 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	return record;
 }
 
-/* A workload its fail-fast group stopped before: nothing ran, nothing was
- * asked of the Server, and the record says so. */
-static jv skipped_workload(struct run *r, const char *commit)
+/* A workload that did not run: skipped (why NULL) when its fail-fast group
+ * stopped before it, failed with why when the worker process running it
+ * ended before writing its record.  Either way nothing more is known of it
+ * than its selection: no job, no Server answers, and the record says so. */
+static jv unrun_workload(struct run *r, const char *commit, const char *why)
 {
 	char started[40];
 
@@ -423,9 +433,14 @@ static jv skipped_workload(struct run *r, const char *commit)
 	struct pc_err e;
 	if (workload_model(r->opt, r->workload, &r->agent_model, &e) != 0)
 		run_error(r, "the workload's model: %s", e.msg);
+	if (why)
+		run_error(r, "%s", why);
 	harbor_now(started);
-	run_progress(r, "skipped: an earlier workload of its batch failed under fail-fast");
-	jv record = run_record(r, commit, "skipped", started,
+	if (why)
+		run_progress(r, "failed: %s", why);
+	else
+		run_progress(r, "skipped: an earlier workload of its batch failed under fail-fast");
+	jv record = run_record(r, commit, why ? "failed" : "skipped", started,
 			       server_answers(r, jv_null(), jv_null(), jv_null(), jv_array()));
 	jv_free(r->errors);
 	jv_free(r->agent_info);
@@ -463,6 +478,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "failure-policy", required_argument, NULL, 'f' },
 		{ "harbor-env", required_argument, NULL, 'e' },
 		{ "model-scripts", required_argument, NULL, 'm' },
+		{ "jobs", required_argument, NULL, 'j' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
@@ -477,6 +493,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'f': o->policy = optarg; break;
 		case 'e': o->harbor_env = optarg; break;
 		case 'm': o->model_scripts = optarg; break;
+		case 'j':
+			/* digits only: strtol would also take a sign, spaces and 0x */
+			o->jobs = strspn(optarg, "0123456789") == strlen(optarg) && strlen(optarg) <= 4 ? atoi(optarg) : 0;
+			if (o->jobs < 1 || o->jobs > JOBS_MAX)
+				return stage_usage_error("pc-run-bub", usage, "--jobs must be a whole number of workloads from 1 to " JOBS_MAX_TEXT), STAGE_USAGE;
+			break;
 		default:
 			o->agent_timeout = strtod(optarg, &end);
 			/* strtod also reads nan, inf and hex: none is a number of seconds */
@@ -611,6 +633,125 @@ static char *output_dir(const struct options *o, struct pc_err *e)
 	return dir;
 }
 
+/* What every workload of the run shares, read-only once they run (a
+ * worker process has its own copy). */
+struct fleet {
+	const struct options *o;
+	const struct redactor *red;
+	const struct pc_client *client;
+	const struct pc_api *api; /* NULL: the Server could not say what it is */
+	const char *api_error, *project, *outdir, *commit;
+	const struct agent *agent;
+	jv selections; /* borrowed */
+	int n;
+	int *unit_of; /* per workload: the first workload of its unit (jobs.h) */
+	int progress;
+};
+
+static struct run run_of(const struct fleet *f, int i)
+{
+	jv sel = jv_array_get(jv_copy(f->selections), i);
+	/* clang-format off */
+	struct run r = { .opt = f->o, .red = f->red, .client = f->client, .project = f->project,
+			 .api = f->api, .api_error = f->api_error,
+			 .agent_cmd = f->agent->command, .bub_dir = f->agent->bub_dir,
+			 .agent_adapter = f->agent->adapter,
+			 .selection = sel, .workload = json_get(sel, "workload"), .progress = f->progress };
+	/* clang-format on */
+	return r;
+}
+
+static void run_free(struct run *r)
+{
+	jv_free(r->workload);
+	jv_free(r->selection);
+}
+
+/* The workloads of one unit (-1: every one) in selection order, each record
+ * written as soon as it is made.  Under fail-fast a batch stops at its first
+ * failure; after a stop request no workload starts. */
+static int run_selections(const struct fleet *f, int unit)
+{
+	jv stopped = jv_object(); /* batches a failure stopped, under fail-fast */
+	int status = EXIT_OK, fail_fast = !strcmp(f->o->policy, "fail-fast");
+	struct pc_err e;
+
+	for (int i = 0; i < f->n && status == EXIT_OK && !proc_stop_signal(); i++) {
+		if (unit >= 0 && f->unit_of[i] != unit)
+			continue;
+		struct run r = run_of(f, i);
+		const char *batch = fail_fast ? batch_of(r.workload) : NULL;
+		jv stop = batch ? jv_object_get(jv_copy(stopped), jv_string(batch)) : jv_invalid();
+		r.gated = batch != NULL;
+		if (r.progress)
+			fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, f->n, json_str(r.workload, "id"));
+		jv record = jv_is_valid(stop) ? unrun_workload(&r, f->commit, NULL) : run_workload(&r, f->outdir, f->commit);
+		if (batch && (r.gate_closed || !strcmp(json_str(record, "status"), "failed")))
+			stopped = jv_object_set(stopped, jv_string(batch), jv_true());
+		if (stage_emit(f->red, record, &e) != 0)
+			status = stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
+		jv_free(stop);
+		run_free(&r);
+	}
+	jv_free(stopped);
+	return status;
+}
+
+/* Per workload, the first workload of the unit one worker runs: its own
+ * index, or under fail-fast the first of its batch, so that a batch stays
+ * one workload after another. */
+static int *units_of(const struct options *o, jv selections, int n)
+{
+	int *unit = pc_xmalloc((size_t)n * sizeof *unit), fail_fast = !strcmp(o->policy, "fail-fast");
+	jv first = jv_object(); /* batch name: the index of its first workload */
+
+	jv_array_foreach(selections, i, sel) {
+		jv w = jv_object_get(sel, jv_string("workload"));
+		const char *batch = fail_fast ? batch_of(w) : NULL;
+		jv seen = batch ? jv_object_get(jv_copy(first), jv_string(batch)) : jv_invalid();
+		unit[i] = jv_is_valid(seen) ? (int)jv_number_value(seen) : i;
+		if (batch && !jv_is_valid(seen))
+			first = jv_object_set(first, jv_string(batch), jv_number(i));
+		jv_free(seen);
+		jv_free(w);
+	}
+	jv_free(first);
+	return unit;
+}
+
+static int run_unit(void *fleet, int unit)
+{
+	return run_selections(fleet, unit);
+}
+
+static char *unwritten_record(void *fleet, int i, const char *why)
+{
+	const struct fleet *f = fleet;
+	struct run r = run_of(f, i);
+	jv text = jv_dump_string(redact_jv(f->red, unrun_workload(&r, f->commit, why)), 0);
+	char *line = text_fmt("%s\n", jv_string_value(text));
+
+	jv_free(text);
+	run_free(&r);
+	return line;
+}
+
+/* Every workload: one after another in this process, or with --jobs N in
+ * worker processes, N at once (*worker set in a worker, whose status this is). */
+static int run_fleet(const struct fleet *f, int *worker)
+{
+	struct jobs j = { .n = f->n, .unit_of = f->unit_of, .max = f->o->jobs, .ctx = (void *)f, .run_unit = run_unit, .unwritten = unwritten_record };
+	struct pc_err e;
+
+	*worker = 0;
+	if (f->o->jobs == 1)
+		return run_selections(f, -1);
+	int rc = jobs_run(&j, worker, &e);
+	if (*worker || rc == 0)
+		return rc;
+	return stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
+}
+
 static int run_all(const struct options *o, const struct redactor *red)
 {
 	struct pc_client client;
@@ -619,7 +760,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 	char *project = NULL, *outdir = NULL, *commit = NULL;
 	struct agent agent = { NULL, NULL, jv_null() };
 	const struct runner *runner = runner_of(o);
-	int status = read_selections(&selections, red);
+	int status = read_selections(&selections, red), worker = 0;
 
 	if (status == EXIT_OK && jv_array_length(jv_copy(selections)) == 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, "no selections on stdin");
@@ -647,38 +788,22 @@ static int run_all(const struct options *o, const struct redactor *red)
 	 * and evidence are written, then pc-run-bub exits with 128 + signal */
 	proc_catch_stop();
 	commit = commit_id(known);
-	int n = jv_array_length(jv_copy(selections)), fail_fast = !strcmp(o->policy, "fail-fast");
-	jv stopped = jv_object(); /* batches a failure stopped, under fail-fast */
-	jv_array_foreach(selections, i, sel) {
-		/* clang-format off */
-		struct run r = { .opt = o, .red = red, .client = &client, .project = project,
-				 .api = known, .api_error = api_error,
-				 .agent_cmd = agent.command, .bub_dir = agent.bub_dir, .agent_adapter = agent.adapter,
-				 .selection = sel, .workload = json_get(sel, "workload"),
-				 .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
-		/* clang-format on */
-		const char *batch = fail_fast ? batch_of(r.workload) : NULL;
-		jv stop = batch ? jv_object_get(jv_copy(stopped), jv_string(batch)) : jv_invalid();
-		r.gated = batch != NULL;
-		if (status == EXIT_OK && !proc_stop_signal()) {
-			if (r.progress)
-				fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, n, json_str(r.workload, "id"));
-			jv record = jv_is_valid(stop) ? skipped_workload(&r, commit) : run_workload(&r, outdir, commit);
-			if (batch && (r.gate_closed || !strcmp(json_str(record, "status"), "failed")))
-				stopped = jv_object_set(stopped, jv_string(batch), jv_true());
-			if (stage_emit(red, record, &e) != 0)
-				status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-		}
-		jv_free(stop);
-		jv_free(r.workload);
-		jv_free(sel);
-	}
-	jv_free(stopped);
+	int n = jv_array_length(jv_copy(selections));
+	/* clang-format off */
+	struct fleet fleet = { .o = o, .red = red, .client = &client, .api = known, .api_error = api_error,
+			       .project = project, .outdir = outdir, .commit = commit, .agent = &agent,
+			       .selections = selections, .n = n, .unit_of = units_of(o, selections, n),
+			       .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
+	/* clang-format on */
+	if (status == EXIT_OK)
+		status = run_fleet(&fleet, &worker);
 	if (status == EXIT_OK && proc_stop_signal()) {
-		fprintf(stderr, "pc-run-bub: stopped by %s; the workloads after the one it interrupted were not run\n",
-			proc_stop_name());
+		if (!worker)
+			fprintf(stderr, "pc-run-bub: stopped by %s; the workloads after the %s it interrupted were not run\n",
+				proc_stop_name(), o->jobs > 1 ? "ones" : "one");
 		status = 128 + proc_stop_signal();
 	}
+	free(fleet.unit_of);
 	jv_free(selections);
 	pc_client_free(&client);
 	pc_api_free(&api);
@@ -692,7 +817,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .runner = "local", .policy = "collect-all" };
+	struct options o = { .runner = "local", .policy = "collect-all", .jobs = 1 };
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 

@@ -20,6 +20,7 @@ struct options {
 	const char *harbor_env;    /* --harbor-env TYPE, or NULL for this machine */
 	const char *model_scripts; /* --model-scripts DIR: the scripted model's scripts */
 	double agent_timeout;      /* 0: the task's */
+	int jobs;                  /* --jobs: units of workloads run at once */
 };
 
 /* What one run needs and gathers. */

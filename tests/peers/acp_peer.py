@@ -37,6 +37,10 @@ ids are accepted. The behaviour of ``session/prompt`` is chosen by PEER_MODE:
                 (POWERCONTEXT_BUB_SCOPE_ID) through POST /v1/memory/remember
                 at POWERCONTEXT_BUB_BASE_URL, then replies "remembered <n>".
 
+PEER_DELAY_ON=TEXT makes the peer, in any mode, wait PEER_DELAY seconds
+(default 5) before it handles a prompt whose text contains TEXT: a slow
+agent for one workload and a quick one for another.
+
 PEER_SLEEP (seconds, default 300) bounds hang and close so a forgotten peer
 does not outlive a test run. Only ACP frames (and garbage's line) reach stdout;
 logs go to stderr. stdin and stdout must be pipes or sockets (the SDK's asyncio
@@ -132,6 +136,9 @@ class Peer:
         texts = [block.text for block in prompt if getattr(block, "type", None) == "text"]
         mode = self._mode
         log.info("session/prompt in mode %s", mode)
+        delay_on = os.environ.get("PEER_DELAY_ON")
+        if delay_on and any(delay_on in text for text in texts):
+            await asyncio.sleep(float(os.environ.get("PEER_DELAY") or 5))
         if mode == "stderr-flood":
             write_all(2, b"x" * (FLOOD_BYTES - 1) + b"\n")
             mode = "echo"
