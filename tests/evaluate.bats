@@ -750,6 +750,33 @@ e2e:second-workload"
 	assert_stderr_contains "stdin:1: capture_records[0].event: must be one of"
 }
 
+# The shape checks objects in one pass when their keys come in its order and
+# rebuilds them otherwise: either way the error named is the first by the
+# shape's rules (unknown fields before values, then fields in declaration
+# order), and the evaluation is the same.
+@test "the error named and the evaluation do not depend on the replay's key order" {
+	replay '.harbor.rewards.reward = "1" | .harbor.extra = 1' -c >"$T/in.json"
+	run --separate-stderr pc-evaluate <"$T/in.json"
+	assert_status 1
+	assert_stderr_contains "stdin:1: harbor.extra: unknown field"
+	refute_stderr_contains "reward"
+	replay '.status = "done" | .run_id = 5' -S -c >"$T/in.json"
+	run --separate-stderr pc-evaluate <"$T/in.json"
+	assert_status 1
+	assert_stderr_contains "stdin:1: run_id: must be a string, not a number"
+	refute_stderr_contains "status"
+	replay '.memory_after.entries[0] |= (del(.state) | .text = 1)' -S -c >"$T/in.json"
+	run --separate-stderr pc-evaluate <"$T/in.json"
+	assert_status 1
+	assert_stderr_contains "stdin:1: memory_after.entries[0].text: must be a string, not a number"
+	{ replay . -c; replay . -S -c; replay 'del(.errors, .probes[0].forbidden_context_matched)' -c; } >"$T/in.jsonl"
+	run --separate-stderr pc-evaluate <"$T/in.jsonl"
+	assert_status 0
+	save_stdout "$T/out.jsonl"
+	[[ $(wc -l <"$T/out.jsonl") -eq 3 ]]
+	[[ $(sort -u "$T/out.jsonl" | wc -l) -eq 1 ]] || fail "the evaluations differ: $(cat "$T/out.jsonl")"
+}
+
 @test "an invalid replay does not stop the others, and exit 1 wins over 2" {
 	{
 		replay '.task.id = "failed-one" | .memory_before.entries = [entry("old"; [])]' -c
