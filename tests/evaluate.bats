@@ -793,6 +793,19 @@ e2e:second-workload"
 project-database-decision"
 }
 
+# pc-evaluate writes its lines itself, byte for byte as jq's writer does:
+# control characters, quotes and backslashes escaped, other text as it is,
+# integers as digits and other numbers in jq's shortest form.
+@test "the evaluation line escapes strings and prints numbers as jq does" {
+	evaluate '.run_id = "r \u0000\u001f\u007f\"\\/\t\n\r\b\f é😀" |
+		.harbor.rewards = {reward: 1, big: 1e16, neg: -3, frac: 0.25, huge: 123456789012345678}'
+	assert_status 0
+	grep -qF '"run_id":"r \u0000\u001f\u007f\"\\/\t\n\r\b\f é😀"' "$T/eval.json" ||
+		fail "run_id written otherwise: $(cat "$T/eval.json")"
+	grep -qF '"harbor_reward_big":{"value":1e+16,"reason":null},"harbor_reward_frac":{"value":0.25,"reason":null},"harbor_reward_huge":{"value":123456789012345680,"reason":null},"harbor_reward_neg":{"value":-3,"reason":null},"harbor_reward_reward":{"value":1,"reason":null}' "$T/eval.json" ||
+		fail "scores written otherwise: $(cat "$T/eval.json")"
+}
+
 @test "a pretty-printed replay file followed by its compact form evaluates both" {
 	{ cat "$ACCEPTED"; jq -c . "$ACCEPTED"; } >"$T/in.jsonl"
 	run --separate-stderr pc-evaluate <"$T/in.jsonl"
