@@ -60,62 +60,72 @@ struct scan {
 	char first;
 };
 
-/* Advance the scan over buffered bytes; 1 when the text is complete. */
+/* Advance the scan over buffered bytes; 1 when the text is complete.  The
+ * state lives in locals for the loop, and the bytes of a string up to its
+ * next quote or backslash are passed over at once. */
 static int scan_step(struct json_reader *r, struct scan *s)
 {
 	const char *p = r->buf + r->pos;
-	size_t n = r->len - r->pos;
+	size_t n = r->len - r->pos, at = s->at;
+	int depth = s->depth, in_string = s->in_string, escaped = s->escaped, done = 0;
 
-	for (; s->at < n; s->at++) {
-		char c = p[s->at];
+	if (!s->started && at < n) {
+		s->started = 1;
+		s->first = p[at++];
+		if (s->first == '{' || s->first == '[')
+			depth = 1;
+		else if (s->first == '"')
+			in_string = 1;
+	}
+	int bare = s->first != '{' && s->first != '[' && s->first != '"';
+	while (!done && at < n) {
+		char c = p[at];
 
-		if (!s->started) {
-			s->started = 1;
-			s->first = c;
-			if (c == '{' || c == '[')
-				s->depth = 1;
-			else if (c == '"')
-				s->in_string = 1;
-			continue;
-		}
-		if (s->in_string) {
-			if (s->escaped)
-				s->escaped = 0;
-			else if (c == '\\')
-				s->escaped = 1;
-			else if (c == '"') {
-				s->in_string = 0;
-				if (s->depth == 0) {
-					s->at++;
-					return 1;
+		if (in_string) {
+			if (escaped) {
+				escaped = 0;
+			} else {
+				while (c != '"' && c != '\\' && ++at < n)
+					c = p[at];
+				if (at == n)
+					break;
+				if (c == '\\') {
+					escaped = 1;
+				} else {
+					in_string = 0;
+					done = depth == 0;
 				}
 			}
-			continue;
-		}
-		if (s->first != '{' && s->first != '[' && s->first != '"') {
+		} else if (bare) {
 			/* a bare scalar ends at whitespace or a structural char */
 			if (is_ws(c) || strchr("{}[]\",", c))
-				return 1;
-			continue;
+				break;
+		} else if (c == '"') {
+			in_string = 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if ((c == '}' || c == ']') && --depth == 0) {
+			done = 1;
 		}
-		if (c == '"')
-			s->in_string = 1;
-		else if (c == '{' || c == '[')
-			s->depth++;
-		else if ((c == '}' || c == ']') && --s->depth == 0) {
-			s->at++;
-			return 1;
-		}
+		at++;
 	}
-	return 0;
+	s->at = at;
+	s->depth = depth;
+	s->in_string = in_string;
+	s->escaped = escaped;
+	return done || (bare && s->started && at < n);
 }
 
+/* Newlines are rare in a compact stream: memchr finds them. */
 static long count_lines(const char *p, size_t n)
 {
 	long lines = 0;
+	const char *end = p + n;
 
-	for (size_t i = 0; i < n; i++)
-		lines += p[i] == '\n';
+	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+		lines++;
+		p++;
+	}
 	return lines;
 }
 
@@ -227,6 +237,13 @@ static const char *skip_value(const char *p, const char *end)
 /* Whether the JSON string token [p, end) decodes to key. */
 static int key_is(const char *p, const char *end, const char *key)
 {
+	size_t n = (size_t)(end - p), plain = 1;
+
+	/* the common token, without escapes, is its own bytes */
+	for (size_t i = 1; i + 1 < n && plain; i++)
+		plain = p[i] != '\\' && (unsigned char)p[i] >= 0x20;
+	if (plain && n >= 2)
+		return n - 2 == strlen(key) && !memcmp(p + 1, key, n - 2);
 	jv k = jv_parse_sized(p, (int)(end - p));
 	int same = jv_get_kind(k) == JV_KIND_STRING && !strcmp(jv_string_value(k), key);
 
