@@ -905,6 +905,19 @@ project-database-decision"
 	assert_output "auth failed for [REDACTED]; again [REDACTED]!"
 }
 
+# Redaction copies only a document that holds a secret, found in a key as
+# in a value; any other document is written as it is.
+@test "a secret only in a key is redacted, and a document without one is written unchanged" {
+	replay '.harbor.rewards = {"sk-secret-key": 1}' -c >"$T/in.json"
+	BUB_API_KEY=sk-secret-key run --separate-stderr pc-evaluate <"$T/in.json"
+	save_stdout "$T/stdout.jsonl"
+	! grep -F sk-secret-key "$T/stdout.jsonl" || fail "secret in stdout: $(cat "$T/stdout.jsonl")"
+	grep -qF '"harbor_reward_[REDACTED]":{"value":1,' "$T/stdout.jsonl"
+	pc-evaluate <"$T/in.json" >"$T/plain.jsonl" || true
+	BUB_API_KEY=sk-not-in-this-replay pc-evaluate <"$T/in.json" >"$T/keyed.jsonl" || true
+	cmp "$T/plain.jsonl" "$T/keyed.jsonl"
+}
+
 @test "a secret with a quote is redacted raw and in its JSON-escaped form" {
 	# errors[0] holds the secret itself, errors[1] a JSON text embedding it.
 	replay '.status = "failed" | .errors = ["token ab\"cd refused", ({"key": "ab\"cd"} | tojson)]' >"$T/in.json"
