@@ -750,6 +750,33 @@ e2e:second-workload"
 	assert_stderr_contains "stdin:1: capture_records[0].event: must be one of"
 }
 
+# The shape checks objects in one pass when their keys come in its order and
+# rebuilds them otherwise: either way the error named is the first by the
+# shape's rules (unknown fields before values, then fields in declaration
+# order), and the evaluation is the same.
+@test "the error named and the evaluation do not depend on the replay's key order" {
+	replay '.harbor.rewards.reward = "1" | .harbor.extra = 1' -c >"$T/in.json"
+	run --separate-stderr pc-evaluate <"$T/in.json"
+	assert_status 1
+	assert_stderr_contains "stdin:1: harbor.extra: unknown field"
+	refute_stderr_contains "reward"
+	replay '.status = "done" | .run_id = 5' -S -c >"$T/in.json"
+	run --separate-stderr pc-evaluate <"$T/in.json"
+	assert_status 1
+	assert_stderr_contains "stdin:1: run_id: must be a string, not a number"
+	refute_stderr_contains "status"
+	replay '.memory_after.entries[0] |= (del(.state) | .text = 1)' -S -c >"$T/in.json"
+	run --separate-stderr pc-evaluate <"$T/in.json"
+	assert_status 1
+	assert_stderr_contains "stdin:1: memory_after.entries[0].text: must be a string, not a number"
+	{ replay . -c; replay . -S -c; replay 'del(.errors, .probes[0].forbidden_context_matched)' -c; } >"$T/in.jsonl"
+	run --separate-stderr pc-evaluate <"$T/in.jsonl"
+	assert_status 0
+	save_stdout "$T/out.jsonl"
+	[[ $(wc -l <"$T/out.jsonl") -eq 3 ]]
+	[[ $(sort -u "$T/out.jsonl" | wc -l) -eq 1 ]] || fail "the evaluations differ: $(cat "$T/out.jsonl")"
+}
+
 @test "an invalid replay does not stop the others, and exit 1 wins over 2" {
 	{
 		replay '.task.id = "failed-one" | .memory_before.entries = [entry("old"; [])]' -c
@@ -764,6 +791,19 @@ e2e:second-workload"
 	run jq -r '.cases[0].name' "$T/out.jsonl"
 	assert_output "failed-one
 project-database-decision"
+}
+
+# pc-evaluate writes its lines itself, byte for byte as jq's writer does:
+# control characters, quotes and backslashes escaped, other text as it is,
+# integers as digits and other numbers in jq's shortest form.
+@test "the evaluation line escapes strings and prints numbers as jq does" {
+	evaluate '.run_id = "r \u0000\u001f\u007f\"\\/\t\n\r\b\f é😀" |
+		.harbor.rewards = {reward: 1, big: 1e16, neg: -3, frac: 0.25, huge: 123456789012345678}'
+	assert_status 0
+	grep -qF '"run_id":"r \u0000\u001f\u007f\"\\/\t\n\r\b\f é😀"' "$T/eval.json" ||
+		fail "run_id written otherwise: $(cat "$T/eval.json")"
+	grep -qF '"harbor_reward_big":{"value":1e+16,"reason":null},"harbor_reward_frac":{"value":0.25,"reason":null},"harbor_reward_huge":{"value":123456789012345680,"reason":null},"harbor_reward_neg":{"value":-3,"reason":null},"harbor_reward_reward":{"value":1,"reason":null}' "$T/eval.json" ||
+		fail "scores written otherwise: $(cat "$T/eval.json")"
 }
 
 @test "a pretty-printed replay file followed by its compact form evaluates both" {
@@ -863,6 +903,19 @@ project-database-decision"
 	done
 	run jq -r '.cases[0].assertions.collection_completed.reason' "$T/stdout.jsonl"
 	assert_output "auth failed for [REDACTED]; again [REDACTED]!"
+}
+
+# Redaction copies only a document that holds a secret, found in a key as
+# in a value; any other document is written as it is.
+@test "a secret only in a key is redacted, and a document without one is written unchanged" {
+	replay '.harbor.rewards = {"sk-secret-key": 1}' -c >"$T/in.json"
+	BUB_API_KEY=sk-secret-key run --separate-stderr pc-evaluate <"$T/in.json"
+	save_stdout "$T/stdout.jsonl"
+	! grep -F sk-secret-key "$T/stdout.jsonl" || fail "secret in stdout: $(cat "$T/stdout.jsonl")"
+	grep -qF '"harbor_reward_[REDACTED]":{"value":1,' "$T/stdout.jsonl"
+	pc-evaluate <"$T/in.json" >"$T/plain.jsonl" || true
+	BUB_API_KEY=sk-not-in-this-replay pc-evaluate <"$T/in.json" >"$T/keyed.jsonl" || true
+	cmp "$T/plain.jsonl" "$T/keyed.jsonl"
 }
 
 @test "a secret with a quote is redacted raw and in its JSON-escaped form" {

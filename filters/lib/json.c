@@ -1,5 +1,6 @@
 #include "json.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,62 +60,72 @@ struct scan {
 	char first;
 };
 
-/* Advance the scan over buffered bytes; 1 when the text is complete. */
+/* Advance the scan over buffered bytes; 1 when the text is complete.  The
+ * state lives in locals for the loop, and the bytes of a string up to its
+ * next quote or backslash are passed over at once. */
 static int scan_step(struct json_reader *r, struct scan *s)
 {
 	const char *p = r->buf + r->pos;
-	size_t n = r->len - r->pos;
+	size_t n = r->len - r->pos, at = s->at;
+	int depth = s->depth, in_string = s->in_string, escaped = s->escaped, done = 0;
 
-	for (; s->at < n; s->at++) {
-		char c = p[s->at];
+	if (!s->started && at < n) {
+		s->started = 1;
+		s->first = p[at++];
+		if (s->first == '{' || s->first == '[')
+			depth = 1;
+		else if (s->first == '"')
+			in_string = 1;
+	}
+	int bare = s->first != '{' && s->first != '[' && s->first != '"';
+	while (!done && at < n) {
+		char c = p[at];
 
-		if (!s->started) {
-			s->started = 1;
-			s->first = c;
-			if (c == '{' || c == '[')
-				s->depth = 1;
-			else if (c == '"')
-				s->in_string = 1;
-			continue;
-		}
-		if (s->in_string) {
-			if (s->escaped)
-				s->escaped = 0;
-			else if (c == '\\')
-				s->escaped = 1;
-			else if (c == '"') {
-				s->in_string = 0;
-				if (s->depth == 0) {
-					s->at++;
-					return 1;
+		if (in_string) {
+			if (escaped) {
+				escaped = 0;
+			} else {
+				while (c != '"' && c != '\\' && ++at < n)
+					c = p[at];
+				if (at == n)
+					break;
+				if (c == '\\') {
+					escaped = 1;
+				} else {
+					in_string = 0;
+					done = depth == 0;
 				}
 			}
-			continue;
-		}
-		if (s->first != '{' && s->first != '[' && s->first != '"') {
+		} else if (bare) {
 			/* a bare scalar ends at whitespace or a structural char */
 			if (is_ws(c) || strchr("{}[]\",", c))
-				return 1;
-			continue;
+				break;
+		} else if (c == '"') {
+			in_string = 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if ((c == '}' || c == ']') && --depth == 0) {
+			done = 1;
 		}
-		if (c == '"')
-			s->in_string = 1;
-		else if (c == '{' || c == '[')
-			s->depth++;
-		else if ((c == '}' || c == ']') && --s->depth == 0) {
-			s->at++;
-			return 1;
-		}
+		at++;
 	}
-	return 0;
+	s->at = at;
+	s->depth = depth;
+	s->in_string = in_string;
+	s->escaped = escaped;
+	return done || (bare && s->started && at < n);
 }
 
+/* Newlines are rare in a compact stream: memchr finds them. */
 static long count_lines(const char *p, size_t n)
 {
 	long lines = 0;
+	const char *end = p + n;
 
-	for (size_t i = 0; i < n; i++)
-		lines += p[i] == '\n';
+	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+		lines++;
+		p++;
+	}
 	return lines;
 }
 
@@ -226,6 +237,13 @@ static const char *skip_value(const char *p, const char *end)
 /* Whether the JSON string token [p, end) decodes to key. */
 static int key_is(const char *p, const char *end, const char *key)
 {
+	size_t n = (size_t)(end - p), plain = 1;
+
+	/* the common token, without escapes, is its own bytes */
+	for (size_t i = 1; i + 1 < n && plain; i++)
+		plain = p[i] != '\\' && (unsigned char)p[i] >= 0x20;
+	if (plain && n >= 2)
+		return n - 2 == strlen(key) && !memcmp(p + 1, key, n - 2);
 	jv k = jv_parse_sized(p, (int)(end - p));
 	int same = jv_get_kind(k) == JV_KIND_STRING && !strcmp(jv_string_value(k), key);
 
@@ -299,13 +317,106 @@ int json_read_file(const char *path, jv *out, struct pc_err *e)
 	return rc < 0 ? -1 : 0;
 }
 
+/* jq's own writer appends every character to a jv string, which cost a
+ * fifth of pc-evaluate's time; these write the same bytes straight to the
+ * stream: runs of plain bytes at once, escapes as jq writes them. */
+static void write_string(FILE *out, jv s /* borrowed */)
+{
+	const char *p = jv_string_value(s);
+	size_t n = (size_t)jv_string_length_bytes(jv_copy(s)), run = 0;
+
+	putc('"', out);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			continue;
+		fwrite(p + run, 1, i - run, out);
+		run = i + 1;
+		switch (c) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\b': fputs("\\b", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\f': fputs("\\f", out); break;
+		default: fprintf(out, "\\u%04x", c);
+		}
+	}
+	fwrite(p + run, 1, n - run, out);
+	putc('"', out);
+}
+
+/* An integer under 10^15 is its digits in jq's format too; any other
+ * number is left to jq, whose shortest round-trip form is not printf's. */
+static void write_number(FILE *out, jv v /* borrowed */)
+{
+	double x = jv_number_value(v);
+
+	if (x > -1e15 && x < 1e15 && x == (double)(long long)x && !(x == 0 && signbit(x))) {
+		char digits[24], *d = digits + sizeof digits;
+		long long i = (long long)x;
+		unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+		do
+			*--d = (char)('0' + u % 10);
+		while (u /= 10);
+		if (i < 0)
+			*--d = '-';
+		fwrite(d, 1, (size_t)(digits + sizeof digits - d), out);
+		return;
+	}
+	jv s = jv_dump_string(jv_copy(v), 0);
+	fputs(jv_string_value(s), out);
+	jv_free(s);
+}
+
+static void write_value(FILE *out, jv v /* borrowed */)
+{
+	switch (jv_get_kind(v)) {
+	case JV_KIND_NULL: fputs("null", out); break;
+	case JV_KIND_TRUE: fputs("true", out); break;
+	case JV_KIND_FALSE: fputs("false", out); break;
+	case JV_KIND_NUMBER: write_number(out, v); break;
+	case JV_KIND_STRING: write_string(out, v); break;
+	case JV_KIND_ARRAY:
+		putc('[', out);
+		jv_array_foreach(v, i, item) {
+			if (i)
+				putc(',', out);
+			write_value(out, item);
+			jv_free(item);
+		}
+		putc(']', out);
+		break;
+	case JV_KIND_OBJECT: {
+		int first = 1;
+		putc('{', out);
+		jv_object_foreach(v, key, val) {
+			if (!first)
+				putc(',', out);
+			first = 0;
+			write_string(out, key);
+			putc(':', out);
+			write_value(out, val);
+			jv_free(key);
+			jv_free(val);
+		}
+		putc('}', out);
+		break;
+	}
+	default: {
+		jv s = jv_dump_string(jv_copy(v), 0);
+		fputs(jv_string_value(s), out);
+		jv_free(s);
+	}
+	}
+}
+
 int json_write_line(FILE *out, jv v, struct pc_err *e)
 {
-	jv s = jv_dump_string(v, 0);
-
-	fputs(jv_string_value(s), out);
-	fputc('\n', out);
-	jv_free(s);
+	write_value(out, v);
+	putc('\n', out);
+	jv_free(v);
 	if (fflush(out) != 0 || ferror(out))
 		return pc_fail_errno(e, "write error");
 	return 0;
@@ -352,15 +463,23 @@ int json_has_true(jv obj, const char *key)
 	return t;
 }
 
+/* A lookup per part: jv_getpath wants the path as an array of strings
+ * and copies it at every step. */
 jv json_at(jv obj, const char *dotted)
 {
-	char *copy = pc_xstrdup(dotted), *save = NULL;
-	jv path = jv_array();
+	jv v = jv_copy(obj);
 
-	for (char *k = strtok_r(copy, ".", &save); k; k = strtok_r(NULL, ".", &save))
-		path = jv_array_append(path, jv_string(k));
-	free(copy);
-	jv v = jv_getpath(jv_copy(obj), path);
+	for (const char *k = dotted; *k;) {
+		size_t n = strcspn(k, ".");
+		if (n > 0) {
+			if (jv_get_kind(v) != JV_KIND_OBJECT) {
+				jv_free(v);
+				return jv_null();
+			}
+			v = jv_object_get(v, jv_string_sized(k, (int)n));
+		}
+		k += n + (k[n] == '.');
+	}
 	if (!jv_is_valid(v)) {
 		jv_free(v);
 		return jv_null();

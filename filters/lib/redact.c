@@ -232,9 +232,44 @@ static jv redact_str_jv(const struct redactor *r, jv s)
 	return out;
 }
 
+/* Whether a string or key of v (borrowed) would change.  Most documents
+ * hold no secret and are then written as they are, not copied.  The copy
+ * works on C strings, so a string holding a NUL byte changes too (it is
+ * cut there). */
+static int would_change(const struct redactor *r, jv v)
+{
+	int found = 0;
+
+	switch (jv_get_kind(v)) {
+	case JV_KIND_STRING: {
+		const char *s = jv_string_value(v);
+		size_t n = strlen(s);
+		found = n != (size_t)jv_string_length_bytes(jv_copy(v));
+		for (int i = 0; i < r->n && !found; i++)
+			found = find(s, n, r->needles[i], strlen(r->needles[i])) != NULL;
+		return found;
+	}
+	case JV_KIND_ARRAY:
+		jv_array_foreach(v, i, item) {
+			found = found || would_change(r, item);
+			jv_free(item);
+		}
+		return found;
+	case JV_KIND_OBJECT:
+		jv_object_foreach(v, key, val) {
+			found = found || would_change(r, key) || would_change(r, val);
+			jv_free(key);
+			jv_free(val);
+		}
+		return found;
+	default:
+		return 0;
+	}
+}
+
 jv redact_jv(const struct redactor *r, jv v)
 {
-	if (r->n == 0)
+	if (r->n == 0 || !would_change(r, v))
 		return v;
 	switch (jv_get_kind(v)) {
 	case JV_KIND_STRING:

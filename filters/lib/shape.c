@@ -35,21 +35,17 @@ static const char *jv_kind_desc(jv v)
 	}
 }
 
-static int fail(struct shape_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Where a value sits: a chain of frames on the stack, written out as
+ * "evaluation.probes[1].id" only when a value is wrong, so a valid document
+ * costs no formatting. */
+struct at {
+	const struct at *up;
+	const char *name; /* NULL for an array index */
+	int index;
+};
 
-static int fail(struct shape_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->why, sizeof err->why, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* Append ".name" or "[i]" to the path; returns the old length to restore. */
-static size_t path_push(struct shape_error *err, const char *name, int index)
+/* Append ".name" or "[i]" to the path, cut at its size as each part is. */
+static void path_push(struct shape_error *err, const char *name, int index)
 {
 	size_t old = strlen(err->path);
 
@@ -58,7 +54,30 @@ static size_t path_push(struct shape_error *err, const char *name, int index)
 			 old ? "." : "", name);
 	else
 		snprintf(err->path + old, sizeof err->path - old, "[%d]", index);
-	return old;
+}
+
+static void path_write(struct shape_error *err, const struct at *at)
+{
+	if (!at) {
+		err->path[0] = '\0';
+		return;
+	}
+	path_write(err, at->up);
+	path_push(err, at->name, at->index);
+}
+
+static int fail(struct shape_error *err, const struct at *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct shape_error *err, const struct at *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	path_write(err, at);
+	va_start(ap, fmt);
+	vsnprintf(err->why, sizeof err->why, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 static int kind_matches(enum shape_kind k, jv v)
@@ -100,7 +119,7 @@ static double measure(const struct shape *s, jv v)
 	}
 }
 
-static int check_bounds(const struct shape *s, jv v, struct shape_error *err)
+static int check_bounds(const struct shape *s, jv v, const struct at *at, struct shape_error *err)
 {
 	double m;
 	const char *unit;
@@ -111,98 +130,206 @@ static int check_bounds(const struct shape *s, jv v, struct shape_error *err)
 	unit = s->kind == SK_STRING ? " characters" : (s->kind == SK_ARRAY ? " items" : "");
 	if ((s->flags & SHAPE_MIN) && m < s->min) {
 		if (s->flags & SHAPE_MAX)
-			return fail(err, "must be between %g and %g%s", s->min, s->max, unit);
-		return fail(err, "must be at least %g%s", s->min, unit);
+			return fail(err, at, "must be between %g and %g%s", s->min, s->max, unit);
+		return fail(err, at, "must be at least %g%s", s->min, unit);
 	}
 	if ((s->flags & SHAPE_MAX) && m > s->max) {
 		if (s->flags & SHAPE_MIN)
-			return fail(err, "must be between %g and %g%s", s->min, s->max, unit);
-		return fail(err, "must be at most %g%s", s->max, unit);
+			return fail(err, at, "must be between %g and %g%s", s->min, s->max, unit);
+		return fail(err, at, "must be at most %g%s", s->max, unit);
 	}
 	return 0;
 }
 
-static int normalize_object(const struct shape *s, jv v, jv *out,
-			    struct shape_error *err)
+/* A value's normalized form: -1 on a violation; 0 when it is the value
+ * itself (*out untouched), the common case, which costs no copy; 1 with
+ * *out (owned) when anything was reordered or filled in. */
+static int normalize(const struct shape *s, jv v, const struct at *at, jv *out,
+		     struct shape_error *err);
+
+/* v (consumed) normalized into *out (owned), changed or not. */
+static int normalized(const struct shape *s, jv v, const struct at *at, jv *out,
+		      struct shape_error *err)
+{
+	int rc = normalize(s, v, at, out, err);
+
+	if (rc == 0)
+		*out = jv_copy(v);
+	jv_free(v);
+	return rc < 0 ? -1 : 0;
+}
+
+static jv default_of(const struct field *f)
+{
+	return f->default_json ? jv_parse(f->default_json) : jv_null();
+}
+
+/* The exact order of the checks, for an object the quick pass gave up on:
+ * unknown keys first, in the object's order, then the fields in declaration
+ * order; the object is rebuilt in that order, defaults filled. */
+static int rebuild_object(const struct shape *s, jv v, const struct at *at, jv *out,
+			  struct shape_error *err)
 {
 	jv result = jv_object();
 
 	jv_object_foreach(v, key, val) {
+		const char *name = jv_string_value(key);
 		const struct field *f = s->fields;
-		while (f->name && strcmp(f->name, jv_string_value(key)))
+		while (f->name && strcmp(f->name, name))
 			f++;
 		if (!f->name) {
-			path_push(err, jv_string_value(key), 0);
-			jv_free(key);
-			jv_free(val);
-			jv_free(result);
-			return fail(err, "unknown field");
+			const struct at here = { at, name, 0 };
+			fail(err, &here, "unknown field");
 		}
 		jv_free(key);
 		jv_free(val);
+		if (!f->name) {
+			jv_free(result);
+			return -1;
+		}
 	}
 	for (const struct field *f = s->fields; f->name; f++) {
+		const struct at here = { at, f->name, 0 };
 		jv val = jv_object_get(jv_copy(v), jv_string(f->name));
-		size_t old = path_push(err, f->name, 0);
 		jv norm;
 
 		if (!jv_is_valid(val)) {
 			jv_free(val);
 			if (!(f->flags & FIELD_OPTIONAL)) {
 				jv_free(result);
-				return fail(err, "is required");
+				return fail(err, &here, "is required");
 			}
-			val = f->default_json ? jv_parse(f->default_json) : jv_null();
+			val = default_of(f);
 		}
-		int rc = shape_normalize(f->shape, val, &norm, err);
-		jv_free(val);
-		if (rc != 0) {
+		if (normalized(f->shape, val, &here, &norm, err) != 0) {
 			jv_free(result);
 			return -1;
 		}
-		err->path[old] = '\0';
 		result = jv_object_set(result, jv_string(f->name), norm);
 	}
 	*out = result;
-	return 0;
+	return 1;
 }
 
-static int normalize_items(const struct shape *s, jv v, jv *out,
-			   struct shape_error *err)
+/* The first n members of v as they are, to append changed ones to. */
+static jv members_before(jv v, int n)
 {
-	int is_map = s->kind == SK_MAP;
-	jv result = is_map ? jv_object() : jv_array();
+	jv result;
 
-	if (is_map) {
-		jv_object_foreach(v, key, val) {
-			size_t old = path_push(err, jv_string_value(key), 0);
+	if (jv_get_kind(v) == JV_KIND_ARRAY)
+		return jv_array_slice(jv_copy(v), 0, n);
+	result = jv_object();
+	for (int j = jv_object_iter(v), i = 0; i < n; j = jv_object_iter_next(v, j), i++)
+		result = jv_object_set(result, jv_object_iter_key(v, j), jv_object_iter_value(v, j));
+	return result;
+}
+
+/* Adds member i (key and item consumed; key null in an array) to *result,
+ * which stays invalid while every member so far is unchanged. */
+static void add_member(jv *result, jv v, int i, jv key, jv item, int changed)
+{
+	if (!jv_is_valid(*result) && !changed) {
+		jv_free(key);
+		jv_free(item);
+		return;
+	}
+	if (!jv_is_valid(*result))
+		*result = members_before(v, i);
+	if (jv_get_kind(*result) == JV_KIND_ARRAY) {
+		*result = jv_array_append(*result, item);
+		jv_free(key);
+	} else
+		*result = jv_object_set(*result, key, item);
+}
+
+/* One pass over an object whose keys are fields in declaration order, some
+ * optional ones absent: the common case, checked in place.  Anything else
+ * (a key out of order or unknown, a required field missing, a wrong value)
+ * goes to rebuild_object, which finds the error the exact order names. */
+static int normalize_object(const struct shape *s, jv v, const struct at *at, jv *out,
+			    struct shape_error *err)
+{
+	const struct field *f = s->fields;
+	jv result = jv_invalid();
+	int i = 0, iter = jv_object_iter(v);
+
+	for (;; i++) {
+		int more = jv_object_iter_valid(v, iter);
+		jv key = more ? jv_object_iter_key(v, iter) : jv_null();
+		const char *name = more ? jv_string_value(key) : NULL;
+		const struct field *g = f;
+		while (g->name && !(name && !strcmp(g->name, name)))
+			g++;
+		for (; f < g; f++) { /* absent */
+			const struct at here = { at, f->name, 0 };
 			jv norm;
-			int rc = shape_normalize(s->items, val, &norm, err);
-			jv_free(val);
-			if (rc != 0) {
+			if (!(f->flags & FIELD_OPTIONAL) ||
+			    normalized(f->shape, default_of(f), &here, &norm, err) != 0) {
 				jv_free(key);
 				jv_free(result);
-				return -1;
+				return rebuild_object(s, v, at, out, err);
 			}
-			err->path[old] = '\0';
-			result = jv_object_set(result, key, norm);
+			add_member(&result, v, i, jv_string(f->name), norm, 1);
 		}
-	} else {
-		jv_array_foreach(v, idx, item) {
-			size_t old = path_push(err, NULL, idx);
-			jv norm;
-			int rc = shape_normalize(s->items, item, &norm, err);
-			jv_free(item);
-			if (rc != 0) {
+		if (!more || !g->name) {
+			jv_free(key);
+			if (more) {
 				jv_free(result);
-				return -1;
+				return rebuild_object(s, v, at, out, err);
 			}
-			err->path[old] = '\0';
-			result = jv_array_append(result, norm);
+			break;
 		}
+		const struct at here = { at, name, 0 };
+		jv val = jv_object_iter_value(v, iter), norm;
+		int rc = normalize(g->shape, val, &here, &norm, err);
+		if (rc < 0) {
+			jv_free(key);
+			jv_free(val);
+			jv_free(result);
+			return rebuild_object(s, v, at, out, err);
+		}
+		add_member(&result, v, i, key, rc ? norm : jv_copy(val), rc);
+		jv_free(val);
+		f = g + 1;
+		iter = jv_object_iter_next(v, iter);
 	}
+	if (!jv_is_valid(result))
+		return 0;
 	*out = result;
-	return 0;
+	return 1;
+}
+
+/* Each item of an array or value of a map against the items' shape. */
+static int normalize_items(const struct shape *s, jv v, const struct at *at, jv *out,
+			   struct shape_error *err)
+{
+	jv result = jv_invalid();
+	int is_array = s->kind == SK_ARRAY;
+	int n = is_array ? jv_array_length(jv_copy(v)) : 0;
+	int iter = is_array ? 0 : jv_object_iter(v);
+
+	for (int i = 0; is_array ? i < n : jv_object_iter_valid(v, iter); i++) {
+		jv key = is_array ? jv_null() : jv_object_iter_key(v, iter);
+		jv val = is_array ? jv_array_get(jv_copy(v), i) : jv_object_iter_value(v, iter);
+		const struct at here = { at, is_array ? NULL : jv_string_value(key), i };
+		jv norm;
+		int rc = normalize(s->items, val, &here, &norm, err);
+
+		if (rc < 0) {
+			jv_free(key);
+			jv_free(val);
+			jv_free(result);
+			return -1;
+		}
+		add_member(&result, v, i, key, rc ? norm : jv_copy(val), rc);
+		jv_free(val);
+		if (!is_array)
+			iter = jv_object_iter_next(v, iter);
+	}
+	if (!jv_is_valid(result))
+		return 0;
+	*out = result;
+	return 1;
 }
 
 static const struct shape *chosen_alternative(const struct shape *s, jv v)
@@ -221,47 +348,59 @@ static const struct shape *chosen_alternative(const struct shape *s, jv v)
 	return NULL;
 }
 
-int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *err)
+static int normalize(const struct shape *s, jv v, const struct at *at, jv *out,
+		     struct shape_error *err)
 {
-	jv result;
+	jv result = jv_invalid();
+	int rc = 0;
 
-	if (jv_get_kind(v) == JV_KIND_NULL && (s->flags & SHAPE_NULLABLE)) {
-		*out = jv_null();
+	if (jv_get_kind(v) == JV_KIND_NULL && (s->flags & SHAPE_NULLABLE))
 		return 0;
-	}
 	if (!kind_matches(s->kind, v))
-		return fail(err, "must be %s%s, not %s",
+		return fail(err, at, "must be %s%s, not %s",
 			    s->expect ? s->expect : kind_name(s->kind),
 			    s->flags & SHAPE_NULLABLE ? " or null" : "",
 			    jv_kind_desc(v));
-	if (check_bounds(s, v, err) != 0)
+	if (check_bounds(s, v, at, err) != 0)
 		return -1;
 	switch (s->kind) {
 	case SK_OBJECT:
-		if (normalize_object(s, v, &result, err) != 0)
-			return -1;
+		rc = normalize_object(s, v, at, &result, err);
 		break;
 	case SK_ARRAY:
 	case SK_MAP:
-		if (normalize_items(s, v, &result, err) != 0)
-			return -1;
+		rc = normalize_items(s, v, at, &result, err);
 		break;
 	case SK_UNION: {
 		const struct shape *alt = chosen_alternative(s, v);
 		if (!alt)
-			return fail(err, "must be %s", s->expect ? s->expect : "one of its kinds");
-		if (shape_normalize(alt, v, &result, err) != 0)
-			return -1;
+			return fail(err, at, "must be %s", s->expect ? s->expect : "one of its kinds");
+		rc = normalize(alt, v, at, &result, err);
 		break;
 	}
 	default:
-		result = jv_copy(v);
+		break;
 	}
-	if (s->check && s->check(result, err->why, sizeof err->why) != 0) {
+	if (rc < 0)
+		return -1;
+	if (s->check && s->check(rc ? result : v, err->why, sizeof err->why) != 0) {
+		path_write(err, at);
 		jv_free(result);
 		return -1;
 	}
-	*out = result;
+	if (rc)
+		*out = result;
+	return rc;
+}
+
+int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *err)
+{
+	jv norm;
+	int rc = normalize(s, v, NULL, &norm, err);
+
+	if (rc < 0)
+		return -1;
+	*out = rc ? norm : jv_copy(v);
 	return 0;
 }
 
