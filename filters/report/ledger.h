@@ -51,9 +51,10 @@ void ledger_close(struct ledger *l);
  * replaced. */
 int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e);
 
-/* The trend of c: its last `runs` runs with the same workload id and
- * comparability key, oldest first (by finished_at, then by when they were
- * recorded), as trend.h describes; jv_invalid() with e filled on error. */
+/* The trend of c, once recorded: the last `runs` runs with its workload id
+ * and comparability key up to its own run, oldest first (by finished_at,
+ * then by when they were recorded), as trend.h describes; jv_invalid() with
+ * e filled on error. */
 jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e);
 
 #endif
