@@ -16,7 +16,7 @@ MANDIR    = $(PREFIX)/share/man
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
-PKGS      = yaml-0.1 libcrypto libutf8proc libcurl
+PKGS      = yaml-0.1 libcrypto libutf8proc libcurl sqlite3 libmariadb
 # Debian's libjq 1.6 ships no pkg-config file.
 JQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libjq 2>/dev/null)
 JQ_LIBS   = $(shell $(PKG_CONFIG) --libs libjq 2>/dev/null || echo -ljq -lonig)

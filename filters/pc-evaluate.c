@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "docs.h"
+#include "hash.h"
 #include "io.h"
 #include "json.h"
 #include "stage.h"
@@ -601,7 +602,35 @@ static jv metrics(const struct facts *f, jv replay)
 		jv_string("recall_probes_supported"), jv_number(f->probes_supported));
 }
 
-static jv attributes(jv replay)
+/* What makes two runs comparable (pc-report's ledger keys its trends by
+ * it, docs/ledger.md): only fields that hold no secret.  The manifest digest
+ * stands for the whole workload as it ran (its steps, probes, budget and
+ * expectations); the fields beside it say which of them changed. */
+static jv comparability(jv replay, const char *policy)
+{
+	jv task = json_get(replay, "task");
+	jv canonical = jv_dump_string(task, JV_PRINT_SORTED);
+	char digest[SHA256_HEX_LEN + 1];
+
+	sha256_hex(jv_string_value(canonical), (size_t)jv_string_length_bytes(jv_copy(canonical)), digest);
+	jv_free(canonical);
+	/* JV_OBJECT takes nine pairs at most */
+	jv fields = JV_OBJECT(
+		jv_string("manifest_digest"), jv_string(digest),
+		jv_string("dataset_checksum"), json_at(replay, "task.dataset.checksum"),
+		jv_string("database"), json_at(replay, "environment.database"),
+		jv_string("powercontext_commit"), json_at(replay, "environment.commit"),
+		jv_string("adapter_version"), json_at(replay, "environment.adapter_version"),
+		jv_string("adapter_protocol_version"), json_at(replay, "environment.adapter_protocol_version"),
+		jv_string("agent_model"), json_at(replay, "environment.agent_model"),
+		jv_string("max_steps"), json_at(replay, "task.execution.max_steps"),
+		jv_string("max_tokens"), json_at(replay, "task.execution.max_tokens"));
+	return jv_object_set(fields, jv_string("failure_policy"), jv_string(policy));
+}
+
+/* The reference harness's attributes, then pc-e2e's own two: comparability
+ * and the run's time (the replay's, so a rescore records the same one). */
+static jv attributes(jv replay, const char *policy)
 {
 	jv dataset = json_at(replay, "task.dataset.name");
 
@@ -622,11 +651,13 @@ static jv attributes(jv replay)
 		jv_string("execution_adapter"), json_at(replay, "task.execution.type"),
 		jv_string("harbor_task_id"), json_at(replay, "task.dataset.task_id"),
 		jv_string("run_id"), json_at(replay, "run_id"),
-		jv_string("workload_id"), json_at(replay, "task.id"));
+		jv_string("workload_id"), json_at(replay, "task.id"),
+		jv_string("comparability"), comparability(replay, policy),
+		jv_string("finished_at"), json_at(replay, "environment.finished_at"));
 }
 
 /* One case; assertions, scores and metrics are consumed, outcome freed. */
-static jv make_case(jv replay, jv assertions, jv scores, char *outcome, jv metrics)
+static jv make_case(jv replay, const char *policy, jv assertions, jv scores, char *outcome, jv metrics)
 {
 	jv kase = JV_OBJECT(jv_string("name"), json_at(replay, "task.id"),
 			    jv_string("assertions"), assertions,
@@ -634,13 +665,13 @@ static jv make_case(jv replay, jv assertions, jv scores, char *outcome, jv metri
 			    jv_string("labels"),
 			    JV_OBJECT(jv_string("task_outcome"), value(jv_string(outcome), NULL)),
 			    jv_string("metrics"), metrics,
-			    jv_string("attributes"), attributes(replay));
+			    jv_string("attributes"), attributes(replay, policy));
 
 	free(outcome);
 	return kase;
 }
 
-static jv memory_case(jv replay)
+static jv memory_case(jv replay, const char *policy)
 {
 	struct facts f = { 0 };
 	jv captured_ids;
@@ -650,7 +681,7 @@ static jv memory_case(jv replay)
 	count_probes(replay, &f);
 	count_native(replay, &f);
 	jv_free(captured_ids);
-	jv kase = make_case(replay, assertions(replay, &f), scores(replay, &f),
+	jv kase = make_case(replay, policy, assertions(replay, &f), scores(replay, &f),
 			    task_outcome(replay), metrics(&f, replay));
 	jv_free(f.missing_native);
 	jv_free(f.forbidden_matched);
@@ -658,12 +689,12 @@ static jv memory_case(jv replay)
 }
 
 /* A workload a fail-fast group never ran has nothing to judge. */
-static jv skipped_case(jv replay)
+static jv skipped_case(jv replay, const char *policy)
 {
 	jv a = JV_OBJECT(jv_string("execution_completed"),
 			 value(jv_false(), text_fmt("Skipped after an earlier task stopped the shared Harbor trial.")));
 
-	return make_case(replay, a, jv_object(), text_fmt("skipped"), jv_object());
+	return make_case(replay, policy, a, jv_object(), text_fmt("skipped"), jv_object());
 }
 
 /* Python's repr() of the Harbor reward, None when there is none.  The
@@ -715,7 +746,7 @@ static jv outcome_case(jv replay, const char *policy, const char *text, size_t t
 	}
 	sbuf_add(&b, ".");
 	jv a = JV_OBJECT(jv_string("execution_outcome"), value(jv_bool(ok), sbuf_take(&b)));
-	jv kase = make_case(replay, a, jv_object(), text_fmt("%s", jv_string_value(actual)), jv_object());
+	jv kase = make_case(replay, policy, a, jv_object(), text_fmt("%s", jv_string_value(actual)), jv_object());
 	jv_free(reward);
 	jv_free(actual);
 	jv_free(expected);
@@ -738,9 +769,9 @@ static int evaluate(jv replay, const char *text, size_t text_len, const char *pr
 	if (kind == EVALUATION_OUTCOME)
 		kase = outcome_case(replay, policy, text, text_len);
 	else if (skipped)
-		kase = skipped_case(replay);
+		kase = skipped_case(replay, policy);
 	else if (kind == EVALUATION_MEMORY)
-		kase = memory_case(replay);
+		kase = memory_case(replay, policy);
 	else {
 		jv id = json_at(replay, "task.id");
 		pc_fail(e, "workload %s (run %s): an OFF/ON paired workload is judged on a pair of runs, not on one replay",

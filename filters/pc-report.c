@@ -9,6 +9,8 @@
  * Memory does not grow with the number of cases: a first pass validates,
  * counts and spools the cases (redacted) to an unnamed file, and each part
  * of the report is rendered from the spool and written one case at a time.
+ * With --ledger the cases are then recorded in the ledger, and with --trend
+ * a second pass spools them again, each with its trend.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -20,22 +22,31 @@
 #include "html.h"
 #include "io.h"
 #include "json.h"
+#include "ledger.h"
 #include "report.h"
 #include "stage.h"
 #include "text.h"
+#include "trend.h"
 #include "verdict.h"
 
 extern char **environ;
 
 static const char usage[] =
 	"usage: pc-report [--format text|markdown|json|junit|html] [--output DIR] [-v|--verbose]\n"
+	"                 [--ledger URL [--trend] [--trend-runs N]]\n"
 	"Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n"
 	"  --format F    text (default on a terminal), markdown (default otherwise),\n"
 	"                json (counts and cases), junit (JUnit XML) or html (one page)\n"
 	"  --output DIR  also write DIR/<workload id>/report.md per workload\n"
 	"  -v, --verbose text: show every assertion, score, label and metric\n"
+	"  --ledger URL  also record every case in the ledger: sqlite:PATH or\n"
+	"                mysql://user[:password]@host[:port]/database (the password\n"
+	"                may come from $PC_E2E_LEDGER_PASSWORD instead)\n"
+	"  --trend       show each case's verdicts over its last comparable runs\n"
+	"  --trend-runs N  how many runs a trend shows (default 10, 1 to 1000)\n"
 	"Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
-	"failed, 3 inconclusive (or skipped before anything was collected).\n";
+	"failed, 3 inconclusive (or skipped before anything was collected); 1 when\n"
+	"the ledger cannot be written, after the report is printed.\n";
 
 /* ---- text ---- */
 
@@ -88,6 +99,11 @@ static void text_case(void *ctx, const struct report_case *c)
 
 	sbuf_addf(b, "%s%-12s%s %s\n", t->st->on[c->verdict], verdict_name(c->verdict), t->st->off,
 		  report_case_name(c));
+	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
+		sbuf_addf(b, "    %strend: ", t->st->dim);
+		trend_add_letters(b, c->trend);
+		sbuf_addf(b, " (%s)%s\n", trend_change(c->trend), t->st->off);
+	}
 	jv_object_foreach(assertions, name, a) {
 		if (!json_has_true(a, "value"))
 			text_line(b, "FAIL", jv_string_value(name), a);
@@ -214,9 +230,15 @@ static void markdown_row(void *ctx, const struct report_case *c)
 {
 	struct report_out *o = ctx;
 
-	sbuf_addf(&o->b, "| `%s` | %s | %s | %s | `%s` |\n", report_case_name(c),
+	sbuf_addf(&o->b, "| `%s` | %s | %s | %s | `%s` |", report_case_name(c),
 		  verdict_name(c->verdict), report_label(c, "task_outcome"),
 		  report_attribute(c, "database"), report_attribute(c, "run_id"));
+	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
+		sbuf_add(&o->b, " ");
+		trend_add_letters(&o->b, c->trend);
+		sbuf_addf(&o->b, " (%s) |", trend_change(c->trend));
+	}
+	sbuf_add(&o->b, "\n");
 	report_flush(o);
 }
 
@@ -229,13 +251,13 @@ static void markdown_section(void *ctx, const struct report_case *c)
 	report_flush(o);
 }
 
-static void render_markdown(struct report_out *o, struct cases *cs)
+static void render_markdown(struct report_out *o, struct cases *cs, int trend)
 {
 	sbuf_add(&o->b, "# PowerContext end-to-end Memory evaluation\n\n");
 	report_add_counts(&o->b, cs);
 	sbuf_add(&o->b, ".\n\n");
-	sbuf_add(&o->b, "| Workload | Verdict | Native task outcome | Database | Run |\n");
-	sbuf_add(&o->b, "|---|---|---|---|---|\n");
+	sbuf_addf(&o->b, "| Workload | Verdict | Native task outcome | Database | Run |%s\n", trend ? " Trend |" : "");
+	sbuf_addf(&o->b, "|---|---|---|---|---|%s\n", trend ? "---|" : "");
 	report_flush(o);
 	report_each_case(cs, markdown_row, o);
 	report_each_case(cs, markdown_section, o);
@@ -252,13 +274,18 @@ static void json_case(void *ctx, const struct report_case *c)
 {
 	struct json_pass *j = ctx;
 	/* clang-format off */
-	jv s = jv_dump_string(JV_OBJECT(
+	jv o = JV_OBJECT(
 		jv_string("name"), jv_string(report_case_name(c)),
 		jv_string("experiment"), jv_string(c->experiment),
 		jv_string("verdict"), jv_string(verdict_name(c->verdict)),
 		jv_string("task_outcome"), jv_string(report_label(c, "task_outcome")),
-		jv_string("failed_assertions"), report_false_assertions(c)), 0);
+		jv_string("failed_assertions"), report_false_assertions(c));
 	/* clang-format on */
+	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
+		o = jv_object_set(o, jv_string("trend"), jv_copy(c->trend));
+		o = jv_object_set(o, jv_string("change"), jv_string(trend_change(c->trend)));
+	}
+	jv s = jv_dump_string(o, 0);
 	sbuf_addf(&j->o->b, "%s%s", j->written++ ? "," : "", jv_string_value(s));
 	jv_free(s);
 	report_flush(j->o);
@@ -327,14 +354,20 @@ static void junit_testcase(struct sbuf *b, const struct report_case *c)
 	sbuf_add(b, "\" name=\"");
 	report_add_escaped(b, report_case_name(c));
 	sbuf_add(b, "\"");
-	if (c->verdict == VERDICT_ACCEPTED) {
+	if (c->verdict == VERDICT_ACCEPTED && jv_get_kind(c->trend) != JV_KIND_ARRAY) {
 		sbuf_add(b, "/>\n");
 		return;
 	}
 	sbuf_add(b, ">\n");
+	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
+		sbuf_add(b, "      <properties>\n        <property name=\"trend\" value=\"");
+		trend_add_letters(b, c->trend);
+		sbuf_addf(b, "\"/>\n        <property name=\"trend_change\" value=\"%s\"/>\n      </properties>\n",
+			  trend_change(c->trend));
+	}
 	if (c->verdict == VERDICT_SKIPPED)
 		junit_skipped(b, c);
-	else
+	else if (c->verdict != VERDICT_ACCEPTED)
 		junit_failure(b, c);
 	sbuf_add(b, "    </testcase>\n");
 }
@@ -366,9 +399,22 @@ static void render_junit(struct report_out *o, struct cases *cs)
 /* ---- main ---- */
 
 struct options {
-	const char *format, *output;
-	int verbose;
+	const char *format, *output, *ledger;
+	int verbose, trend, trend_runs;
+	struct ledger_url url; /* parsed from --ledger */
 };
+
+/* --trend-runs: a whole number from 1 to 1000. */
+static int parse_runs(const char *s, int *runs)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (!*s || *end || n < 1 || n > 1000)
+		return -1;
+	*runs = (int)n;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
@@ -376,6 +422,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "ledger", required_argument, NULL, 'l' },
+		{ "trend", no_argument, NULL, 't' },
+		{ "trend-runs", required_argument, NULL, 'n' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-report", usage, "v", longs, argc, argv };
@@ -386,6 +435,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'f': o->format = optarg; break;
 		case 'o': o->output = optarg; break;
+		case 'l': o->ledger = optarg; break;
+		case 't': o->trend = 1; break;
+		case 'n':
+			if (parse_runs(optarg, &o->trend_runs) != 0)
+				return stage_usage_error("pc-report", usage,
+							 "--trend-runs must be a whole number from 1 to 1000"),
+				       STAGE_USAGE;
+			o->trend = 1;
+			break;
 		default: o->verbose = 1;
 		}
 	}
@@ -399,6 +457,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return stage_usage_error("pc-report", usage,
 					 "--format must be text, markdown, json, junit or html"),
 		       STAGE_USAGE;
+	/* the HTML page plots each score over the comparable runs */
+	o->trend = o->trend || (o->ledger && !strcmp(o->format, "html"));
+	if (o->trend && !o->ledger)
+		return stage_usage_error("pc-report", usage, "--trend and --trend-runs need --ledger"), STAGE_USAGE;
+	if (o->ledger) {
+		struct pc_err e;
+		if (ledger_url_parse(o->ledger, getenv(LEDGER_PASSWORD_ENV), &o->url, &e) != 0)
+			return stage_usage_error("pc-report", usage, e.msg), STAGE_USAGE;
+	}
 	return 0;
 }
 
@@ -420,6 +487,14 @@ static FILE *open_spool(struct pc_err *e)
 	return f;
 }
 
+static void spool_line(FILE *spool, jv entry)
+{
+	jv line = jv_dump_string(entry, 0);
+
+	fprintf(spool, "%s\n", jv_string_value(line));
+	jv_free(line);
+}
+
 /* The first pass: validate, judge and count every case, and spool it. */
 static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, int check_names)
 {
@@ -438,12 +513,9 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		if (check_names && !cs->bad_name && shape_check_id(name, why, sizeof why) != 0)
 			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)", jv_string_value(name), why);
 		/* the verdict judged here, and the name as given, travel with it */
-		jv entry = JV_OBJECT(jv_string("experiment"), redact_jv(red, jv_string(experiment)),
-				     jv_string("case"), redact_jv(red, kase), jv_string("dir"), name,
-				     jv_string("verdict"), jv_number(v));
-		jv line = jv_dump_string(entry, 0);
-		fprintf(cs->spool, "%s\n", jv_string_value(line));
-		jv_free(line);
+		spool_line(cs->spool, JV_OBJECT(jv_string("experiment"), redact_jv(red, jv_string(experiment)),
+						jv_string("case"), redact_jv(red, kase), jv_string("dir"), name,
+						jv_string("verdict"), jv_number(v)));
 	}
 	jv_free(list);
 }
@@ -489,6 +561,57 @@ static void write_case_file(void *ctx, const struct report_case *c)
 	free(text);
 }
 
+struct trend_pass {
+	struct ledger *l;
+	int runs;
+	FILE *spool;
+	struct pc_err *e;
+	int failed;
+};
+
+static void trend_case(void *ctx, const struct report_case *c)
+{
+	struct trend_pass *t = ctx;
+	jv trend;
+
+	if (t->failed)
+		return;
+	trend = ledger_trend(t->l, c, t->runs, t->e);
+	if (!jv_is_valid(trend)) {
+		t->failed = 1;
+		jv_free(trend);
+		return;
+	}
+	spool_line(t->spool, JV_OBJECT(jv_string("experiment"), jv_string(c->experiment),
+				       jv_string("case"), jv_copy(c->kase),
+				       jv_string("dir"), c->dir ? jv_string(c->dir) : jv_null(),
+				       jv_string("verdict"), jv_number(c->verdict), jv_string("trend"), trend));
+}
+
+/* Record the cases; with --trend, spool them again with their trends (the
+ * spool is replaced only when every trend was read). */
+static int ledger_pass(const struct options *o, struct cases *cs, struct pc_err *e)
+{
+	struct ledger *l = ledger_open(&o->url, e);
+	struct trend_pass t = { l, o->trend_runs, NULL, e, 0 };
+
+	if (!l || ledger_record(l, cs, e) != 0)
+		t.failed = 1;
+	else if (o->trend && (t.spool = open_spool(e))) {
+		report_each_case(cs, trend_case, &t);
+		if (!t.failed && (cs->read_failed || fflush(t.spool) != 0 || ferror(t.spool)))
+			t.failed = pc_fail(e, "cannot write the trends to the spool file (is TMPDIR full?)");
+		if (!t.failed) {
+			fclose(cs->spool);
+			cs->spool = t.spool;
+		} else
+			fclose(t.spool);
+	} else if (o->trend)
+		t.failed = 1;
+	ledger_close(l);
+	return t.failed ? -1 : 0;
+}
+
 static int run(const struct options *o, const struct redactor *red)
 {
 	struct cases cs = { 0 };
@@ -516,11 +639,18 @@ static int run(const struct options *o, const struct redactor *red)
 			status = stage_die("pc-report", red, EXIT_INVALID,
 					   f.failed ? f.e.msg : "cannot read back the spool file");
 	}
+	/* a ledger that cannot be written still leaves the report, and exit 1 */
+	int ledger_failed = 0;
+	if (status == EXIT_OK && o->ledger) {
+		struct pc_err e;
+		if (ledger_pass(o, &cs, &e) != 0)
+			ledger_failed = stage_die("pc-report", red, EXIT_INVALID, e.msg);
+	}
 	if (status == EXIT_OK) {
 		if (!strcmp(o->format, "text"))
 			render_text(&out, &cs, o->verbose, &st);
 		else if (!strcmp(o->format, "markdown"))
-			render_markdown(&out, &cs);
+			render_markdown(&out, &cs, o->trend && !ledger_failed);
 		else if (!strcmp(o->format, "json"))
 			render_json(&out, &cs);
 		else if (!strcmp(o->format, "html"))
@@ -531,6 +661,7 @@ static int run(const struct options *o, const struct redactor *red)
 				 ? stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout")
 			 : cs.read_failed ? stage_die("pc-report", red, EXIT_INVALID, "cannot read back the spool file")
 					  : cs.status;
+		status = stage_worst(status, ledger_failed);
 	}
 	if (cs.spool)
 		fclose(cs.spool);
@@ -538,16 +669,34 @@ static int run(const struct options *o, const struct redactor *red)
 	return status;
 }
 
+/* The ledger's password is a secret wherever it came from: a URL's is
+ * added as if it were in the environment. */
+static void init_redactor(struct redactor *red, const struct options *o)
+{
+	size_t n = 0;
+
+	while (environ[n])
+		n++;
+	char **env = pc_xmalloc((n + 2) * sizeof *env);
+	memcpy(env, environ, n * sizeof *env);
+	env[n] = o->url.password ? text_fmt("%s=%s", LEDGER_PASSWORD_ENV, o->url.password) : NULL;
+	env[n + 1] = NULL;
+	redactor_init(red, env);
+	free(env[n]);
+	free(env);
+}
+
 int main(int argc, char **argv)
 {
-	struct options o = { NULL, NULL, 0 };
+	struct options o = { NULL, NULL, NULL, 0, 0, 10, { 0 } };
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc != 0)
 		return stage_option_exit(rc);
-	redactor_init(&red, environ);
+	init_redactor(&red, &o);
 	rc = run(&o, &red);
 	redactor_free(&red);
+	ledger_url_free(&o.url);
 	return rc;
 }

@@ -50,8 +50,25 @@ one_probe() {
 	assert_output '{"task_outcome":{"value":"passed","reason":null}}'
 	run ev '.cases[0].metrics'
 	assert_output '{"capture_events":0,"captured_sources":0,"completed_checkpoints":0,"in_run_contexts":0,"resolved_instructions":2,"memory_entries_after":1,"memory_entries_created":1,"recall_probes_supported":1}'
-	run ev '.cases[0].attributes'
-	assert_output '{"commit":"0123456789abcdef0123456789abcdef01234567","database":"sqlite","dataset":"manifests/harbor-tasks","execution_adapter":"bub","harbor_task_id":"project-database-decision","run_id":"project-database-decision-0123456789ab","workload_id":"project-database-decision"}'
+	run ev '.cases[0].attributes | del(.comparability)'
+	assert_output '{"commit":"0123456789abcdef0123456789abcdef01234567","database":"sqlite","dataset":"manifests/harbor-tasks","execution_adapter":"bub","harbor_task_id":"project-database-decision","run_id":"project-database-decision-0123456789ab","workload_id":"project-database-decision","finished_at":"2026-06-30T12:00:05Z"}'
+	# pc-e2e's own: what makes runs comparable in pc-report's ledger
+	# (docs/ledger.md)
+	run ev '.cases[0].attributes.comparability'
+	assert_output '{"manifest_digest":"6fe2093d4227c88e20f276535a10d6b0f4bff58b03f03b59638864dd58ec7d7b","dataset_checksum":"'"$PINNED"'","database":"sqlite","powercontext_commit":"0123456789abcdef0123456789abcdef01234567","adapter_version":"bub 0.4.2","adapter_protocol_version":"bub-acp-server 0.0.2","agent_model":null,"max_steps":10,"max_tokens":4096,"failure_policy":"collect-all"}'
+}
+
+@test "the comparability's manifest digest follows the task's content, not its key order or the run" {
+	digest() {
+		evaluate "$1" "${@:2}"
+		jq -r '.cases[0].attributes.comparability | [.manifest_digest, .failure_policy] | join(" ")' "$T/eval.json"
+	}
+	local base
+	base=$(digest .)
+	assert_equal "$(digest '.task |= (to_entries | reverse | from_entries) | .run_id = "other-run"')" "$base"
+	assert_equal "$(digest . --failure-policy fail-fast)" "${base% *} fail-fast"
+	refute [ "$(digest '.task.execution.max_steps = 11')" = "$base" ]
+	refute [ "$(digest '.task.evaluation.expected_memory += ["x"]')" = "$base" ]
 }
 
 @test "--experiment-prefix offline names the experiment offline:<id>" {

@@ -91,10 +91,17 @@ check_case() {
 	run wc -l <"$dir/actual.json"
 	assert_output 1
 
-	run diff -u <(jq -S "$NORMALIZE" "$dir/expected.json") <(jq -S "$NORMALIZE" "$dir/actual.json")
+	# pc-evaluate's own two attributes, for pc-report's ledger (docs/ledger.md),
+	# are there and are the only keys the release does not have.
+	run jq -e '.cases | all(.attributes | (.comparability | type == "object") and has("finished_at"))' \
+		"$dir/actual.json"
+	assert_success
+	jq -c '.cases[].attributes |= del(.comparability, .finished_at)' "$dir/actual.json" >"$dir/ours.json"
+
+	run diff -u <(jq -S "$NORMALIZE" "$dir/expected.json") <(jq -S "$NORMALIZE" "$dir/ours.json")
 	assert_success
 
-	run diff -u <(jq "$ORDER" "$dir/expected.json") <(jq "$ORDER" "$dir/actual.json")
+	run diff -u <(jq "$ORDER" "$dir/expected.json") <(jq "$ORDER" "$dir/ours.json")
 	assert_success
 
 	assert_equal "$rc" "$(jq "$EXIT_STATUS" "$dir/expected.json")"

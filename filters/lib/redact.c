@@ -26,6 +26,7 @@ static size_t secret_min_len(const char *name, size_t len)
 		"BUB_API_KEY",
 		"POWERCONTEXT_CLIENT_API_TOKEN",
 		"POWERCONTEXT_E2E_AGENT_PROXY_URL",
+		"PC_E2E_LEDGER_PASSWORD",
 	};
 
 	for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)

@@ -1,0 +1,474 @@
+/* The ledger's URL, schema, write and trend query, over either backend. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harbor.h"
+#include "hash.h"
+#include "json.h"
+#include "ledger.h"
+#include "ledger_db.h"
+#include "text.h"
+
+/* A MariaDB deadlock between two writers rolls one back; its whole run is
+ * written again, a few times at most. */
+#define ATTEMPTS 5
+
+static const char url_forms[] = "expected sqlite:PATH or mysql://user[:password]@host[:port]/database";
+
+/* ---- the URL ---- */
+
+/* url with what lies between "scheme://user:" and "@" shown as "***". */
+static char *masked(const char *url)
+{
+	const char *auth = strstr(url, "://"), *slash, *at, *colon;
+
+	if (!auth)
+		return pc_xstrdup(url);
+	auth += 3;
+	slash = auth + strcspn(auth, "/");
+	for (at = slash; at > auth && at[-1] != '@'; at--)
+		;
+	colon = memchr(auth, ':', at > auth ? (size_t)(at - auth) : 0);
+	if (at == auth || !colon)
+		return pc_xstrdup(url);
+	return text_fmt("%.*s***%s", (int)(colon + 1 - url), url, at - 1);
+}
+
+static int hex(int c)
+{
+	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
+}
+
+/* The percent-decoded n bytes at s, or NULL when an escape is malformed
+ * or decodes to NUL. */
+static char *decoded(const char *s, size_t n)
+{
+	char *out = pc_xmalloc(n + 1), *o = out;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '%') {
+			*o++ = s[i];
+			continue;
+		}
+		if (i + 2 >= n || !isxdigit((unsigned char)s[i + 1]) || !isxdigit((unsigned char)s[i + 2]) ||
+		    (s[i + 1] == '0' && s[i + 2] == '0')) {
+			free(out);
+			return NULL;
+		}
+		*o++ = (char)(hex((unsigned char)s[i + 1]) * 16 + hex((unsigned char)s[i + 2]));
+		i += 2;
+	}
+	*o = '\0';
+	return out;
+}
+
+static int bad_url(struct ledger_url *u, struct pc_err *e, const char *why)
+{
+	pc_fail(e, "--ledger %s: %s; %s", u->shown, why, url_forms);
+	ledger_url_free(u);
+	return -1;
+}
+
+static int parse_port(const char *s, size_t n, unsigned *port)
+{
+	unsigned long v = 0;
+
+	if (n == 0 || n > 5)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	*port = (unsigned)v;
+	return v >= 1 && v <= 65535 ? 0 : -1;
+}
+
+static int parse_mysql(const char *url, const char *env_password, struct ledger_url *u, struct pc_err *e)
+{
+	const char *auth = url + strlen("mysql://"), *slash = strchr(auth, '/'), *at, *colon, *host, *port;
+
+	if (!slash || !slash[1])
+		return bad_url(u, e, "no database after the host");
+	if (strpbrk(slash + 1, "/?#"))
+		return bad_url(u, e, "the database name holds '/', '?' or '#' (no options are read from the URL)");
+	for (at = slash; at > auth && at[-1] != '@'; at--)
+		;
+	if (at == auth || at - 1 == auth)
+		return bad_url(u, e, "no user before the host");
+	colon = memchr(auth, ':', (size_t)(at - 1 - auth));
+	u->user = decoded(auth, (size_t)((colon ? colon : at - 1) - auth));
+	if (colon && !(u->password = decoded(colon + 1, (size_t)(at - 2 - colon))))
+		return bad_url(u, e, "the password has a malformed %-escape");
+	if (!u->user || !*u->user)
+		return bad_url(u, e, "the user is empty or has a malformed %-escape");
+	host = at;
+	port = memchr(host, ':', (size_t)(slash - host));
+	if (port == host || host == slash)
+		return bad_url(u, e, "no host");
+	u->host = text_fmt("%.*s", (int)((port ? port : slash) - host), host);
+	u->port = 3306;
+	if (port && parse_port(port + 1, (size_t)(slash - port - 1), &u->port) != 0)
+		return bad_url(u, e, "the port must be a number from 1 to 65535");
+	u->database = pc_xstrdup(slash + 1);
+	if (!u->password && env_password)
+		u->password = pc_xstrdup(env_password);
+	return 0;
+}
+
+int ledger_url_parse(const char *url, const char *env_password, struct ledger_url *u, struct pc_err *e)
+{
+	memset(u, 0, sizeof *u);
+	u->shown = masked(url);
+	if (!strncmp(url, "sqlite:", strlen("sqlite:"))) {
+		u->kind = LEDGER_SQLITE;
+		if (!url[strlen("sqlite:")])
+			return bad_url(u, e, "no path after sqlite:");
+		u->path = pc_xstrdup(url + strlen("sqlite:"));
+		return 0;
+	}
+	if (!strncmp(url, "mysql://", strlen("mysql://"))) {
+		u->kind = LEDGER_MYSQL;
+		return parse_mysql(url, env_password, u, e);
+	}
+	return bad_url(u, e, "unknown scheme");
+}
+
+void ledger_url_free(struct ledger_url *u)
+{
+	free(u->path);
+	free(u->user);
+	free(u->password);
+	free(u->host);
+	free(u->database);
+	free(u->shown);
+	memset(u, 0, sizeof *u);
+}
+
+/* ---- the schema ---- */
+
+/* Statements whose text depends on the dialect, composed once per ledger
+ * (a backend may cache a statement by its text's address). */
+enum {
+	SQL_META,
+	SQL_KEYS,
+	SQL_CASES,
+	SQL_VALUES,
+	SQL_VERSION_PUT,
+	SQL_KEY_PUT,
+	SQL_COMPOSED
+};
+
+struct ledger {
+	const struct ledger_backend *be;
+	struct ledger_db *db;
+	char *shown;
+	char *sql[SQL_COMPOSED];
+};
+
+/* VARCHAR(255) for the keys: MariaDB indexes no TEXT without a length.
+ * The trend's index is a UNIQUE constraint (id makes it one) because
+ * SQLite's CREATE TABLE has no INDEX clause and MySQL has no CREATE INDEX IF
+ * NOT EXISTS. */
+static const char *const sql_templates[SQL_COMPOSED] = {
+	[SQL_META] = "CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+		     "value VARCHAR(255) NOT NULL)%s",
+	[SQL_KEYS] = "CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, "
+		     "fields TEXT NOT NULL)%s",
+	[SQL_CASES] = "CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, "
+		      "experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, "
+		      "key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) NOT NULL, "
+		      "verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), "
+		      "UNIQUE (workload_id, key_digest, finished_at, id))%s",
+	[SQL_VALUES] = "CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, "
+		       "experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT NULL, "
+		       "name VARCHAR(255) NOT NULL, value_json TEXT NOT NULL, value_number DOUBLE, reason TEXT, "
+		       "PRIMARY KEY (run_id, experiment, kind, seq))%s",
+	[SQL_VERSION_PUT] = "%s INTO pc_e2e_meta (name, value) VALUES ('schema_version', ?)",
+	[SQL_KEY_PUT] = "%s INTO pc_e2e_keys (key_digest, fields) VALUES (?, ?)",
+};
+
+static const char sql_version_get[] = "SELECT value FROM pc_e2e_meta WHERE name = 'schema_version'";
+static const char sql_values_delete[] = "DELETE FROM pc_e2e_values WHERE run_id = ? AND experiment = ?";
+static const char sql_case_delete[] = "DELETE FROM pc_e2e_cases WHERE run_id = ? AND experiment = ?";
+static const char sql_case_put[] =
+	"INSERT INTO pc_e2e_cases (run_id, experiment, workload_id, key_digest, finished_at, recorded_at, verdict) "
+	"VALUES (?, ?, ?, ?, ?, ?, ?)";
+static const char sql_value_put[] =
+	"INSERT INTO pc_e2e_values (run_id, experiment, kind, seq, name, value_json, value_number, reason) "
+	"VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+/* The runs of a case's workload and key up to the case's own run (the
+ * newest first, so LIMIT keeps the last ones), turned oldest first with
+ * their scores.  Up to its own run: a rescore of an older run shows the
+ * trend as it stood then, and every trend ends with the case it is for. */
+static const char sql_trend[] =
+	"SELECT c.id, c.run_id, c.finished_at, c.verdict, v.name, v.value_number FROM "
+	"(SELECT h.id, h.run_id, h.experiment, h.finished_at, h.verdict FROM pc_e2e_cases h "
+	"JOIN pc_e2e_cases cur ON h.workload_id = cur.workload_id AND h.key_digest = cur.key_digest "
+	"WHERE cur.run_id = ? AND cur.experiment = ? AND (h.finished_at < cur.finished_at "
+	"OR (h.finished_at IS NULL AND cur.finished_at IS NOT NULL) "
+	"OR ((h.finished_at = cur.finished_at OR (h.finished_at IS NULL AND cur.finished_at IS NULL)) "
+	"AND h.id <= cur.id)) "
+	"ORDER BY h.finished_at DESC, h.id DESC LIMIT ?) c "
+	"LEFT JOIN pc_e2e_values v ON v.run_id = c.run_id AND v.experiment = c.experiment "
+	"AND v.kind = 'scores' AND v.value_number IS NOT NULL "
+	"ORDER BY c.finished_at, c.id, v.seq";
+
+static int failed(struct ledger *l, struct pc_err *e)
+{
+	return pc_wrap(e, "ledger %s: ", l->shown);
+}
+
+/* Create the tables on first use; refuse a ledger of another version
+ * before anything is written to it. */
+static int schema(struct ledger *l, struct pc_err *e)
+{
+	const struct ledger_backend *be = l->be;
+	jv rows;
+
+	if (be->exec(l->db, l->sql[SQL_META], jv_array(), e) != 0)
+		return -1;
+	rows = be->query(l->db, sql_version_get, jv_array(), e);
+	if (!jv_is_valid(rows))
+		return -1;
+	if (jv_array_length(jv_copy(rows)) > 0) {
+		jv v = jv_array_get(jv_array_get(rows, 0), 0);
+		const char *s = jv_get_kind(v) == JV_KIND_STRING ? jv_string_value(v) : "?";
+		char *end;
+		long n = strtol(s, &end, 10);
+		int ours = *s && !*end && n == LEDGER_SCHEMA_VERSION;
+		if (!ours)
+			pc_fail(e, "its schema version is %s; this pc-e2e (%s) writes version %d%s; nothing was written",
+				s, PC_VERSION, LEDGER_SCHEMA_VERSION,
+				*s && !*end && n > LEDGER_SCHEMA_VERSION ? ": it was written by a newer pc-e2e" : "");
+		jv_free(v);
+		return ours ? 0 : -1;
+	}
+	jv_free(rows);
+	if (be->exec(l->db, l->sql[SQL_KEYS], jv_array(), e) != 0 ||
+	    be->exec(l->db, l->sql[SQL_CASES], jv_array(), e) != 0 ||
+	    be->exec(l->db, l->sql[SQL_VALUES], jv_array(), e) != 0)
+		return -1;
+	return be->exec(l->db, l->sql[SQL_VERSION_PUT], JV_ARRAY(jv_string_fmt("%d", LEDGER_SCHEMA_VERSION)), e);
+}
+
+struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
+{
+	struct ledger *l = pc_xmalloc(sizeof *l);
+
+	memset(l, 0, sizeof *l);
+	l->be = u->kind == LEDGER_SQLITE ? &ledger_sqlite : &ledger_mariadb;
+	l->shown = pc_xstrdup(u->shown);
+	for (int i = 0; i < SQL_COMPOSED; i++)
+		l->sql[i] = text_fmt(sql_templates[i],
+				     i == SQL_CASES         ? l->be->id_column
+				     : i >= SQL_VERSION_PUT ? l->be->insert_ignore
+							    : l->be->table_options,
+				     l->be->table_options);
+	if (!(l->db = l->be->open(u, e)) || schema(l, e) != 0) {
+		failed(l, e);
+		ledger_close(l);
+		return NULL;
+	}
+	return l;
+}
+
+void ledger_close(struct ledger *l)
+{
+	if (!l)
+		return;
+	if (l->db)
+		l->be->close(l->db);
+	for (int i = 0; i < SQL_COMPOSED; i++)
+		free(l->sql[i]);
+	free(l->shown);
+	free(l);
+}
+
+/* ---- the write ---- */
+
+/* The comparability key of a case: the digest of its attributes'
+ * comparability object in canonical JSON, and that JSON.  A case without
+ * one (PowerContext's own harness, an older pc-e2e) gets a key from the
+ * attributes every evaluation has, marked so that it never equals a key of
+ * a case that has one. */
+static jv key_fields(const struct report_case *c)
+{
+	jv attrs = report_section(c, "attributes");
+	jv comparability = json_get(attrs, "comparability");
+
+	if (jv_get_kind(comparability) != JV_KIND_OBJECT) {
+		jv_free(comparability);
+		comparability = JV_OBJECT(jv_string("without_comparability"), jv_true(),
+					  jv_string("commit"), json_get(attrs, "commit"),
+					  jv_string("database"), json_get(attrs, "database"),
+					  jv_string("dataset"), json_get(attrs, "dataset"),
+					  jv_string("execution_adapter"), json_get(attrs, "execution_adapter"));
+	}
+	jv_free(attrs);
+	return jv_dump_string(comparability, JV_PRINT_SORTED);
+}
+
+struct key {
+	jv fields; /* canonical JSON */
+	char digest[SHA256_HEX_LEN + 1];
+};
+
+static void key_of(const struct report_case *c, struct key *k)
+{
+	k->fields = key_fields(c);
+	sha256_hex(jv_string_value(k->fields), (size_t)jv_string_length_bytes(jv_copy(k->fields)), k->digest);
+}
+
+struct record_pass {
+	struct ledger *l;
+	char now[40];
+	struct pc_err *e;
+	int rc; /* 0, -1 or LEDGER_RETRY after the first failure */
+};
+
+/* A value as SQL can compare it: numbers, and booleans as 1 and 0. */
+static jv number_of(jv v)
+{
+	switch (jv_get_kind(v)) {
+	case JV_KIND_NUMBER: return v;
+	case JV_KIND_TRUE: return jv_free(v), jv_number(1);
+	case JV_KIND_FALSE: return jv_free(v), jv_number(0);
+	default: return jv_free(v), jv_null();
+	}
+}
+
+static int record_values(struct record_pass *r, const struct report_case *c, jv run_id, const char *kind)
+{
+	jv section = report_section(c, kind);
+	int seq = 0, rc = 0;
+
+	jv_object_foreach(section, name, entry) {
+		/* metrics are bare numbers; the others {value, reason} */
+		int bare = jv_get_kind(entry) != JV_KIND_OBJECT;
+		jv value = bare ? jv_copy(entry) : jv_object_get(jv_copy(entry), jv_string("value"));
+		jv reason = bare ? jv_null() : jv_object_get(jv_copy(entry), jv_string("reason"));
+		if (!jv_is_valid(reason))
+			reason = jv_null();
+		if (rc == 0)
+			rc = r->l->be->exec(r->l->db, sql_value_put,
+					    JV_ARRAY(jv_copy(run_id), jv_string(c->experiment), jv_string(kind),
+						     jv_number(seq++), name, jv_dump_string(jv_copy(value), 0),
+						     number_of(value), reason),
+					    r->e);
+		else
+			jv_free(name), jv_free(value), jv_free(reason);
+		jv_free(entry);
+	}
+	jv_free(section);
+	return rc;
+}
+
+static void record_case(void *ctx, const struct report_case *c)
+{
+	struct record_pass *r = ctx;
+	const struct ledger_backend *be = r->l->be;
+	jv attrs, run_id, finished;
+	struct key k;
+
+	if (r->rc != 0)
+		return;
+	attrs = report_section(c, "attributes");
+	run_id = json_get(attrs, "run_id");
+	finished = json_get(attrs, "finished_at");
+	jv_free(attrs);
+	if (jv_get_kind(run_id) != JV_KIND_STRING) {
+		r->rc = pc_fail(r->e, "case %s of %s has no attributes.run_id, which the ledger keys a run by",
+				report_case_name(c), c->experiment);
+		jv_free(run_id);
+		jv_free(finished);
+		return;
+	}
+	if (jv_get_kind(finished) != JV_KIND_STRING)
+		finished = (jv_free(finished), jv_null());
+	key_of(c, &k);
+	jv pair = JV_ARRAY(jv_copy(run_id), jv_string(c->experiment));
+	r->rc = be->exec(r->l->db, r->l->sql[SQL_KEY_PUT], JV_ARRAY(jv_string(k.digest), k.fields), r->e);
+	if (r->rc == 0)
+		r->rc = be->exec(r->l->db, sql_values_delete, jv_copy(pair), r->e);
+	if (r->rc == 0)
+		r->rc = be->exec(r->l->db, sql_case_delete, jv_copy(pair), r->e);
+	if (r->rc == 0)
+		r->rc = be->exec(r->l->db, sql_case_put,
+				 JV_ARRAY(jv_copy(run_id), jv_string(c->experiment), jv_string(report_case_name(c)),
+					  jv_string(k.digest), finished, jv_string(r->now),
+					  jv_string(verdict_name(c->verdict))),
+				 r->e);
+	else
+		jv_free(finished);
+	static const char *const kinds[] = { "assertions", "scores", "labels", "metrics" };
+	for (int i = 0; i < 4 && r->rc == 0; i++)
+		r->rc = record_values(r, c, run_id, kinds[i]);
+	if (r->rc != 0)
+		pc_wrap(r->e, "case %s of %s: ", report_case_name(c), c->experiment);
+	jv_free(pair);
+	jv_free(run_id);
+}
+
+int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
+{
+	struct record_pass r = { l, { 0 }, e, LEDGER_RETRY };
+
+	harbor_now(r.now);
+	for (int attempt = 0; attempt < ATTEMPTS && r.rc == LEDGER_RETRY; attempt++) {
+		r.rc = l->be->begin(l->db, e);
+		if (r.rc == 0)
+			report_each_case(cs, record_case, &r);
+		if (r.rc == 0 && cs->read_failed)
+			r.rc = pc_fail(e, "cannot read back the spool file");
+		if (r.rc == 0)
+			r.rc = l->be->commit(l->db, e);
+		if (r.rc != 0)
+			l->be->rollback(l->db);
+	}
+	if (r.rc != 0)
+		pc_wrap(e, "ledger %s: nothing of this run was recorded: ", l->shown);
+	return r.rc ? -1 : 0;
+}
+
+/* ---- the trend ---- */
+
+jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e)
+{
+	jv attrs = report_section(c, "attributes");
+	jv rows = l->be->query(l->db, sql_trend,
+			       JV_ARRAY(json_get(attrs, "run_id"), jv_string(c->experiment), jv_number(runs)), e);
+	jv trend = jv_array(), run = jv_invalid();
+	double id = -1;
+
+	jv_free(attrs);
+	if (!jv_is_valid(rows)) {
+		failed(l, e);
+		jv_free(trend);
+		return rows;
+	}
+	/* one row per (run, score): a run's rows are adjacent */
+	jv_array_foreach(rows, i, row) {
+		(void)i;
+		if (jv_number_value(jv_array_get(jv_copy(row), 0)) != id) {
+			if (jv_is_valid(run))
+				trend = jv_array_append(trend, run);
+			id = jv_number_value(jv_array_get(jv_copy(row), 0));
+			run = JV_OBJECT(jv_string("run_id"), jv_array_get(jv_copy(row), 1),
+					jv_string("finished_at"), jv_array_get(jv_copy(row), 2),
+					jv_string("verdict"), jv_array_get(jv_copy(row), 3),
+					jv_string("scores"), jv_object());
+		}
+		jv name = jv_array_get(jv_copy(row), 4);
+		if (jv_get_kind(name) == JV_KIND_STRING)
+			run = jv_setpath(run, JV_ARRAY(jv_string("scores"), name), jv_array_get(jv_copy(row), 5));
+		else
+			jv_free(name);
+		jv_free(row);
+	}
+	jv_free(rows);
+	if (jv_is_valid(run))
+		trend = jv_array_append(trend, run);
+	return trend;
+}
