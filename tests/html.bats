@@ -30,10 +30,11 @@ page() {
 	save_stdout "$T/page.html"
 }
 
-# render PAGE PNG: tests/bin/render-html's findings about PAGE in $R (JSON).
+# render PAGE PNG [WIDTHxHEIGHT]: tests/bin/render-html's findings about
+# PAGE in $R (JSON); the window is 1280x1024 unless given.
 render() {
 	command -v chromium >/dev/null || skip "chromium is not installed (pipelines/install-deps installs it)"
-	R=$("$REPO/tests/bin/render-html" "$1" "$2" 1280x1024) || fail "render-html failed: $R"
+	R=$("$REPO/tests/bin/render-html" "$1" "$2" "${3:-1280x1024}") || fail "render-html failed: $R"
 }
 
 # field JQ: one value of $R.
@@ -182,6 +183,58 @@ print("\n".join(m.rows))' "$1"
 	assert_status 3
 	! grep -F sk-report-secret "$T/page.html"
 	grep -F 'token [REDACTED] leaked' "$T/page.html"
+}
+
+# ---- plots ----
+
+@test "without a ledger the page says that plots need one, and draws none" {
+	page "$E/accepted.jsonl"
+	assert_success
+	grep -F 'Plots of the scores over the comparable runs need a ledger: <code>pc-report --ledger URL --format html</code>.' "$T/page.html"
+	run grep -c '<svg' "$T/page.html"
+	assert_output 0
+}
+
+# svg_plots PAGE: "score points mark" per SVG plot of PAGE, in order.
+svg_plots() {
+	python3 -c '
+import sys, re
+page = open(sys.argv[1], encoding="utf-8").read()
+for fig in re.findall(r"<figure>.*?</figure>", page, re.S):
+    name = re.search(r"<figcaption><code>(.*?)</code>", fig).group(1)
+    points = re.findall(r"<g class=\"pt (\w+)\">", fig)
+    mark = re.search(r"<text class=\"mark\"[^>]*>(\w+)</text>", fig).group(1)
+    print(name, ",".join(points), mark)' "$1"
+}
+
+@test "two runs in a SQLite ledger, accepted then failed: a plot per score with two points and the regression mark" {
+	replay '.run_id = "project-database-decision-run1" |
+		.environment.finished_at = "2026-06-30T12:00:00Z"' -c >"$T/run1.json"
+	replay '.run_id = "project-database-decision-run2" |
+		.environment.finished_at = "2026-07-01T12:00:00Z" |
+		.memory_before.entries = [entry("old"; [])]' -c >"$T/run2.json"
+	pc-evaluate <"$T/run1.json" >"$T/eval1.jsonl"
+	run pc-evaluate <"$T/run2.json"
+	assert_failure 2
+	save_stdout "$T/eval2.jsonl"
+	run --separate-stderr pc-report --ledger "sqlite:$T/ledger.db" --format json <"$T/eval1.jsonl"
+	assert_success
+	# html with a ledger implies --trend
+	page "$T/eval2.jsonl" --ledger "sqlite:$T/ledger.db"
+	assert_status 2
+	run svg_plots "$T/page.html"
+	assert_success
+	local scores
+	scores=$(jq -r '.cases[0].scores | keys_unsorted[] | "\(.) accepted,failed regression"' "$T/eval2.jsonl")
+	[[ -n $scores ]]
+	assert_output "$scores"
+	grep -F '<td class="verdict"><span class="failed">✗ failed</span> <small>(regression)</small></td>' "$T/page.html"
+	grep -F '<li><code>project-database-decision-run1</code>: accepted, 2026-06-30T12:00:00Z</li>' "$T/page.html"
+	mkdir -p "$OUT"
+	render "$T/page.html" "$OUT/trend.png" 1280x1400
+	echo "# screenshot: ${OUT#"$REPO"/}/trend.png" >&3
+	[[ $(field .non_white) -gt 50000 ]] || fail "$R"
+	assert_clean
 }
 
 # ---- colour ----
