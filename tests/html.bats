@@ -237,6 +237,55 @@ for fig in re.findall(r"<figure>.*?</figure>", page, re.S):
 	assert_clean
 }
 
+# plot_of PAGE SCORE: that score's SVG plot in PAGE.
+plot_of() {
+	python3 -c '
+import sys, re
+page = open(sys.argv[1], encoding="utf-8").read()
+for fig in re.findall(r"<figure>.*?</figure>", page, re.S):
+    if re.search(r"<figcaption><code>" + re.escape(sys.argv[2]) + "</code>", fig):
+        print(fig)' "$1" "$2"
+}
+
+@test "three runs, accepted, failed, accepted: flaky; a score outside [0, 1] plots its range; marks need no colour" {
+	local i
+	for i in 1 2 3; do
+		# run 2 failed; the reward is 1, 5, 3; a hostile score name in every run
+		replay '.run_id = "project-database-decision-run\($i)" |
+			.environment.finished_at = "2026-07-0\($i)T12:00:00Z" |
+			if $i == "2" then .memory_before.entries = [entry("old"; [])] else . end' \
+			--arg i "$i" -c >"$T/run$i.json"
+		pc-evaluate <"$T/run$i.json" >"$T/eval$i.jsonl" || [[ $? -eq 2 ]]
+		jq -c --argjson r "$((i == 2 ? 5 : i))" '.cases[0].scores.harbor_reward_reward.value = $r |
+			.cases[0].scores["<i>odd</i>"] = {value: 0.5, reason: null}' \
+			"$T/eval$i.jsonl" >"$T/in$i.jsonl"
+		run --separate-stderr pc-report --ledger "sqlite:$T/ledger.db" --format html <"$T/in$i.jsonl"
+	done
+	assert_success
+	save_stdout "$T/page.html"
+	grep -F '<td class="verdict"><span class="accepted">✓ accepted</span> <small>(flaky)</small></td>' "$T/page.html"
+	run plot_of "$T/page.html" harbor_reward_reward
+	# the y axis from 1 to 5, three points, the highest (smallest y) in the middle
+	assert_line --regexp '<text [^>]*text-anchor="end">1</text>'
+	assert_line --regexp '<text [^>]*text-anchor="end">5</text>'
+	refute_line --regexp '<text [^>]*text-anchor="end">0</text>'
+	[[ $(grep -c '<g class="pt ' <<<"$output") -eq 3 ]] || fail "$output"
+	local ys
+	ys=$(grep -oE '<g class="pt [a-z]+">.*cy="[0-9.]+"|<path d="M[0-9.]+ [0-9.]+' <<<"$output" |
+		grep -oE '(cy="|M[0-9.]+ )[0-9.]+' | grep -oE '[0-9.]+$' | tr '\n' ' ')
+	read -r y1 y2 y3 <<<"$ys"
+	awk -v a="$y1" -v b="$y2" -v c="$y3" 'BEGIN { exit !(b + 4 < c && c < a) }' || fail "y: $ys"
+	# the hostile score name is text, in the scores table and the plot's caption
+	run grep -c '<i>' "$T/page.html"
+	assert_output 0
+	[[ $(grep -c '<code>&lt;i&gt;odd&lt;/i&gt;</code>' "$T/page.html") -eq 1 ]]
+	NO_COLOR=1 run --separate-stderr pc-report --ledger "sqlite:$T/ledger.db" --format html <"$T/in3.jsonl"
+	save_stdout "$T/plain.html"
+	render "$T/plain.html" "$T/plain.png" 1280x1600
+	[[ $(field .chromatic) -eq 0 ]] || fail "$R"
+	assert_clean
+}
+
 # ---- colour ----
 
 # colour_values PAGE: the colours the page names (CSS colour values).
