@@ -230,6 +230,9 @@ for fig in re.findall(r"<figure>.*?</figure>", page, re.S):
 	assert_output "$scores"
 	grep -F '<td class="verdict"><span class="failed">✗ failed</span> <small>(regression)</small></td>' "$T/page.html"
 	grep -F '<li><code>project-database-decision-run1</code>: accepted, 2026-06-30T12:00:00Z</li>' "$T/page.html"
+	# the plots are inline SVG that names no namespace URL either
+	run grep -cE 'http|//|url\(' "$T/page.html"
+	assert_output 0
 	mkdir -p "$OUT"
 	render "$T/page.html" "$OUT/trend.png" 1280x1400
 	echo "# screenshot: ${OUT#"$REPO"/}/trend.png" >&3
