@@ -55,7 +55,7 @@ one_probe() {
 	# pc-e2e's own: what makes runs comparable in pc-report's ledger
 	# (docs/ledger.md)
 	run ev '.cases[0].attributes.comparability'
-	assert_output '{"manifest_digest":"6fe2093d4227c88e20f276535a10d6b0f4bff58b03f03b59638864dd58ec7d7b","dataset_checksum":"'"$PINNED"'","database":"sqlite","powercontext_commit":"0123456789abcdef0123456789abcdef01234567","adapter_version":"bub 0.4.2","adapter_protocol_version":"bub-acp-server 0.0.2","agent_model":null,"max_steps":10,"max_tokens":4096,"failure_policy":"collect-all"}'
+	assert_output '{"manifest_digest":"6fe2093d4227c88e20f276535a10d6b0f4bff58b03f03b59638864dd58ec7d7b","dataset_checksum":"'"$PINNED"'","database":"sqlite","adapter_version":"bub 0.4.2","adapter_protocol_version":"bub-acp-server 0.0.2","agent_model":null,"max_steps":10,"max_tokens":4096,"failure_policy":"collect-all"}'
 }
 
 @test "the comparability's manifest digest follows the task's content, not its key order or the run" {

@@ -1,17 +1,46 @@
 #!/usr/bin/env bats
-# pc-report's ledger and trends (docs/ledger.md): the SQLite file here, a
-# real MariaDB server in tests/ledger-mariadb.bats.
+# pc-report's ledger and trends (docs/ledger.md), in a real SQLite file and
+# on a real MariaDB server (Debian's mariadb-server, started on loopback for
+# this file by tests/mariadb_helper.bash; its tests skip only when mariadbd
+# is not installed).
 #
 # Evaluations come from pc-evaluate on the accepted fixture; each run below
 # is that evaluation with its run id, its time and, for a failed run, one
 # assertion changed, as a later run of the same workload would be.
 
 load test_helper
+load mariadb_helper
+
+# The MariaDB user's password: ':', '@' and '/' must be percent-encoded in
+# the URL.
+PASSWORD='s3cr:t@pw/Ledger'
+PASSWORD_IN_URL='s3cr%3At%40pw%2FLedger'
 
 setup_file() {
 	local dir="$BATS_FILE_TMPDIR"
 	"$PC_BIN/pc-evaluate" <"$ACCEPTED" >"$dir/base.json"
 	schema_ok e2e-evaluation "$dir/base.json"
+	mariadb_start "$dir/mariadb"
+	if [[ -z "$MARIADB_SKIP$MARIADB_FAILED" ]]; then
+		mariadb_sql "CREATE USER 'pc'@'%' IDENTIFIED BY '$PASSWORD'; GRANT ALL ON \`t%\`.* TO 'pc'@'%'"
+	fi
+}
+
+teardown_file() {
+	mariadb_stop
+}
+
+# maria: a database of this test on the server, $L a URL to it.
+maria() {
+	need_mariadb
+	DB="t$BATS_TEST_NUMBER"
+	mariadb_sql "CREATE DATABASE $DB"
+	L="mysql://pc:$PASSWORD_IN_URL@127.0.0.1:$MARIADB_PORT/$DB"
+	SHOWN="mysql://pc:***@127.0.0.1:$MARIADB_PORT/$DB"
+}
+
+msql() {
+	mariadb_sql "USE $DB; $1"
 }
 
 setup() {
@@ -31,6 +60,13 @@ run_of() {
 		| .cases[0].attributes.finished_at = $t
 		| if $v == "failed" then .cases[0].assertions.memory_grounded.value = false else . end
 		| '"${4:-.}" "$B"
+}
+
+# many PREFIX N: N accepted runs PREFIX-1…PREFIX-N of workloads wl-1…wl-N,
+# one jq for all.
+many() {
+	jq -c --arg p "$1" --argjson n "$2" 'range(1; $n + 1) as $i | .experiment = "e2e:wl-\($i)"
+		| .cases[0].name = "wl-\($i)" | .cases[0].attributes.run_id = "\($p)-\($i)"' "$B"
 }
 
 # record ID TIME VERDICT [PC-REPORT ARGS...]: report one run into $L
@@ -114,8 +150,13 @@ sql() {
 	assert_line --index 1 "    trend: F S A (recovered)"
 }
 
-@test "only comparable runs make a trend: another model, another database or no comparability at all" {
+@test "only comparable runs make a trend: another model, another database or no comparability at all; another PowerContext is comparable" {
 	record c1 1 accepted
+	# another PowerContext is what a trend is for: the same key
+	EDIT='.cases[0].attributes.commit = "v2"' record c0 2 failed --trend --format text
+	assert_line --index 1 "    trend: A F (regression)"
+	run sql "SELECT run_id, powercontext_commit FROM pc_e2e_cases ORDER BY id"
+	assert_output $'c1|0123456789abcdef0123456789abcdef01234567\nc0|v2'
 	EDIT='.cases[0].attributes.comparability.agent_model = "openai:other"' record c2 2 failed --trend --format text
 	assert_line --index 1 "    trend: F (new)"
 	EDIT='.cases[0].attributes.comparability.database = "seekdb"' record c3 3 failed --trend --format text
@@ -127,7 +168,7 @@ sql() {
 	EDIT='.cases[0].attributes |= del(.comparability)' record c5 5 failed --trend --format text
 	assert_line --index 1 "    trend: A F (regression)"
 	record c6 6 accepted --trend --format text
-	assert_line --index 1 "    trend: A A (stable)"
+	assert_line --index 1 "    trend: A F A (flaky)"
 }
 
 @test "without --trend the report is the one without a ledger; the trend is in the json only with --trend" {
@@ -188,12 +229,8 @@ sql() {
 }
 
 @test "two writers on one SQLite file at once: both runs fully recorded" {
-	local n
-	for w in a b; do
-		for n in $(seq 1 300); do
-			run_of "$w-$n" "$n" accepted ".cases[0].name = \"wl-$n\""
-		done >"$T/$w.jsonl"
-	done
+	many a 300 >"$T/a.jsonl"
+	many b 300 >"$T/b.jsonl"
 	pc-report --ledger "$L" --format json <"$T/a.jsonl" >"$T/a.out" &
 	local pid=$!
 	pc-report --ledger "$L" --format json <"$T/b.jsonl" >"$T/b.out"
@@ -251,4 +288,112 @@ URLS
 	assert_failure 1
 	assert_output --partial "[REDACTED] seen"
 	[[ $output != *hunter2* && $stderr != *hunter2* ]]
+}
+
+# ---- on a MariaDB server ----
+
+@test "two runs in a MariaDB ledger: the second's trend shows the regression" {
+	maria
+	record r1 1 accepted --format text --trend
+	assert_success
+	assert_line --index 1 "    trend: A (new)"
+	record r2 2 failed --format json --trend
+	assert_failure 2
+	assert_equal "$stderr" ""
+	save_stdout "$T/r2.out"
+	run jq -c '.cases[0] | [.change, (.trend | map([.run_id, .finished_at, .verdict]))]' "$T/r2.out"
+	assert_output '["regression",[["r1","2030-01-01T00:00:00Z","accepted"],["r2","2030-01-02T00:00:00Z","failed"]]]'
+	run jq -c '.cases[0].trend | map(.scores)' "$T/r2.out"
+	assert_output "$(jq -c '.cases[0].scores | map_values(.value) | [., .]' "$B")"
+	run msql "SELECT run_id, verdict FROM pc_e2e_cases ORDER BY id"
+	assert_output $'r1\taccepted\nr2\tfailed'
+	run msql "SELECT value FROM pc_e2e_meta"
+	assert_output 1
+	# the password may come from the environment instead of the URL
+	PC_E2E_LEDGER_PASSWORD=$PASSWORD record r3 3 accepted --format text --trend \
+		--ledger "mysql://pc@127.0.0.1:$MARIADB_PORT/$DB"
+	assert_success
+	assert_line --index 1 "    trend: A F A (flaky)"
+}
+
+@test "two writers on one MariaDB ledger at once: both runs fully recorded" {
+	maria
+	many a 300 >"$T/a.jsonl"
+	many b 300 >"$T/b.jsonl"
+	pc-report --ledger "$L" --format json <"$T/a.jsonl" >"$T/a.out" 2>"$T/a.err" &
+	local pid=$!
+	run pc-report --ledger "$L" --format json <"$T/b.jsonl"
+	assert_success
+	wait "$pid"
+	run cat "$T/a.err"
+	assert_output ""
+	run msql "SELECT left(run_id, 1), count(*), count(DISTINCT workload_id) FROM pc_e2e_cases GROUP BY 1"
+	assert_output $'a\t300\t300\nb\t300\t300'
+	run msql "SELECT count(*) FROM pc_e2e_values"
+	assert_output "$((600 * $(jq '.cases[0] | [.assertions, .scores, .labels, .metrics | length] | add' "$B")))"
+}
+
+@test "a MariaDB connection lost mid-write: an error, the report printed, nothing of the run recorded" {
+	maria
+	record r0 1 accepted
+	assert_success
+	many k 2000 >"$T/in.jsonl"
+	# Another session holds case 1000's row: pc-report's write waits there,
+	# in the middle of its transaction, and its connection is killed then.
+	mariadb_sql "USE $DB; START TRANSACTION; INSERT INTO pc_e2e_cases (run_id, experiment, workload_id,
+		key_digest, recorded_at, verdict) VALUES ('k-1000', 'e2e:wl-1000', 'wl-1000', '', '', 'accepted');
+		SELECT SLEEP(300)" >/dev/null 2>&1 3>&- &
+	local holder=$! id='' blocked=''
+	while [[ -z "$id" ]]; do
+		id=$(mariadb_sql "SELECT trx_mysql_thread_id FROM information_schema.innodb_trx WHERE trx_rows_modified = 1")
+		kill -0 "$holder" || fail "the session holding the row ended"
+	done
+	pc-report --ledger "$L" --format text <"$T/in.jsonl" >"$T/out" 2>"$T/err" &
+	local pid=$!
+	while [[ -z "$blocked" ]] && kill -0 "$pid" 2>/dev/null; do
+		blocked=$(mariadb_sql "SELECT trx_mysql_thread_id FROM information_schema.innodb_trx
+			WHERE trx_state = 'LOCK WAIT' AND trx_rows_modified > 1000")
+		sleep 0.05
+	done
+	[[ -n "$blocked" ]] || fail "pc-report never waited on the held row: $(cat "$T/err")"
+	mariadb_sql "KILL CONNECTION $blocked"
+	local rc=0
+	wait "$pid" || rc=$?
+	mariadb_sql "KILL CONNECTION $id"
+	wait "$holder" || true
+	assert_equal "$rc" 1
+	run tail -n 1 "$T/out"
+	assert_output "2000 workloads: 2000 accepted, 0 failed, 0 inconclusive"
+	run cat "$T/err"
+	assert_output --regexp "^pc-report: ledger $(sed 's/[.*]/\\&/g' <<<"$SHOWN"): nothing of this run was recorded: case wl-1000 of e2e:wl-1000: .*(Lost connection|server has gone away|Connection was killed)"
+	run msql "SELECT run_id FROM pc_e2e_cases"
+	assert_output r0
+	run msql "SELECT count(*) FROM pc_e2e_values"
+	assert_output "$(jq '.cases[0] | [.assertions, .scores, .labels, .metrics | length] | add' "$B")"
+}
+
+@test "a wrong MariaDB password: an error naming the ledger, the password masked and in no output or file" {
+	maria
+	L="mysql://pc:Wrong-pw-4711@127.0.0.1:$MARIADB_PORT/$DB"
+	record r1 1 accepted --format json --trend
+	assert_failure 1
+	assert_equal "$(jq -r .accepted <<<"$output")" 1
+	assert_equal "$stderr" "pc-report: ledger mysql://pc:***@127.0.0.1:$MARIADB_PORT/$DB: cannot connect: Access denied for user 'pc'@'127.0.0.1' (using password: YES) (error 1045)"
+	run grep -rl "Wrong-pw-4711" "$T" "$MARIADB_DIR/data" "$MARIADB_DIR/error.log"
+	assert_failure 1
+	run msql "SHOW TABLES"
+	assert_output ""
+}
+
+@test "a MariaDB ledger written by a newer pc-e2e is refused: the report printed, nothing written" {
+	maria
+	record r1 1 accepted
+	assert_success
+	msql "UPDATE pc_e2e_meta SET value = '7'"
+	record r2 2 failed --format text --trend
+	assert_failure 1
+	assert_output --partial "1 workload: 0 accepted, 1 failed"
+	assert_equal "$stderr" "pc-report: ledger $SHOWN: its schema version is 7; this pc-e2e ($(pc-report --version | cut -d' ' -f2)) writes version 1: it was written by a newer pc-e2e; nothing was written"
+	run msql "SELECT run_id FROM pc_e2e_cases"
+	assert_output r1
 }

@@ -179,6 +179,7 @@ static const char *const sql_templates[SQL_COMPOSED] = {
 	[SQL_CASES] = "CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, "
 		      "experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, "
 		      "key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) NOT NULL, "
+		      "powercontext_commit VARCHAR(255), "
 		      "verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), "
 		      "UNIQUE (workload_id, key_digest, finished_at, id))%s",
 	[SQL_VALUES] = "CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, "
@@ -193,8 +194,8 @@ static const char sql_version_get[] = "SELECT value FROM pc_e2e_meta WHERE name 
 static const char sql_values_delete[] = "DELETE FROM pc_e2e_values WHERE run_id = ? AND experiment = ?";
 static const char sql_case_delete[] = "DELETE FROM pc_e2e_cases WHERE run_id = ? AND experiment = ?";
 static const char sql_case_put[] =
-	"INSERT INTO pc_e2e_cases (run_id, experiment, workload_id, key_digest, finished_at, recorded_at, verdict) "
-	"VALUES (?, ?, ?, ?, ?, ?, ?)";
+	"INSERT INTO pc_e2e_cases (run_id, experiment, workload_id, key_digest, finished_at, recorded_at, "
+	"powercontext_commit, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 static const char sql_value_put[] =
 	"INSERT INTO pc_e2e_values (run_id, experiment, kind, seq, name, value_json, value_number, reason) "
 	"VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
@@ -301,7 +302,6 @@ static jv key_fields(const struct report_case *c)
 	if (jv_get_kind(comparability) != JV_KIND_OBJECT) {
 		jv_free(comparability);
 		comparability = JV_OBJECT(jv_string("without_comparability"), jv_true(),
-					  jv_string("commit"), json_get(attrs, "commit"),
 					  jv_string("database"), json_get(attrs, "database"),
 					  jv_string("dataset"), json_get(attrs, "dataset"),
 					  jv_string("execution_adapter"), json_get(attrs, "execution_adapter"));
@@ -369,7 +369,7 @@ static void record_case(void *ctx, const struct report_case *c)
 {
 	struct record_pass *r = ctx;
 	const struct ledger_backend *be = r->l->be;
-	jv attrs, run_id, finished;
+	jv attrs, run_id, finished, commit;
 	struct key k;
 
 	if (r->rc != 0)
@@ -377,12 +377,16 @@ static void record_case(void *ctx, const struct report_case *c)
 	attrs = report_section(c, "attributes");
 	run_id = json_get(attrs, "run_id");
 	finished = json_get(attrs, "finished_at");
+	commit = json_get(attrs, "commit");
 	jv_free(attrs);
+	if (jv_get_kind(commit) != JV_KIND_STRING)
+		commit = (jv_free(commit), jv_null());
 	if (jv_get_kind(run_id) != JV_KIND_STRING) {
 		r->rc = pc_fail(r->e, "case %s of %s has no attributes.run_id, which the ledger keys a run by",
 				report_case_name(c), c->experiment);
 		jv_free(run_id);
 		jv_free(finished);
+		jv_free(commit);
 		return;
 	}
 	if (jv_get_kind(finished) != JV_KIND_STRING)
@@ -397,11 +401,11 @@ static void record_case(void *ctx, const struct report_case *c)
 	if (r->rc == 0)
 		r->rc = be->exec(r->l->db, sql_case_put,
 				 JV_ARRAY(jv_copy(run_id), jv_string(c->experiment), jv_string(report_case_name(c)),
-					  jv_string(k.digest), finished, jv_string(r->now),
+					  jv_string(k.digest), finished, jv_string(r->now), commit,
 					  jv_string(verdict_name(c->verdict))),
 				 r->e);
 	else
-		jv_free(finished);
+		jv_free(finished), jv_free(commit);
 	static const char *const kinds[] = { "assertions", "scores", "labels", "metrics" };
 	for (int i = 0; i < 4 && r->rc == 0; i++)
 		r->rc = record_values(r, c, run_id, kinds[i]);
