@@ -5,15 +5,22 @@
 # tests/bin/render-html, which prints the screenshot's size and pixels, the
 # page's console lines and the requests it made.  The render tests skip only
 # when chromium is not installed; the checks of the page's text never skip.
-# Screenshots worth a look are kept in build/test-output/html/.
+# Screenshots worth a look are kept in build/test-output/html/. The MariaDB
+# test starts its own server (tests/mariadb_helper.bash) and skips only when
+# mariadbd is not installed.
 #
 # The evaluations are test_helper's verdict_evaluations: accepted.jsonl,
 # failed.jsonl (scope_started_empty false), inconclusive.jsonl.
 
 load test_helper
+load mariadb_helper
 
 setup_file() {
 	verdict_evaluations "$BATS_FILE_TMPDIR"
+}
+
+teardown() {
+	mariadb_stop # a MariaDB test's server, if one was started
 }
 
 setup() {
@@ -207,7 +214,12 @@ for fig in re.findall(r"<figure>.*?</figure>", page, re.S):
     print(name, ",".join(points), mark)' "$1"
 }
 
-@test "two runs in a SQLite ledger, accepted then failed: a plot per score with two points and the regression mark" {
+# two_runs URL NAME: two runs of a workload recorded in the ledger at URL,
+# accepted then failed, and the html page of the second: one plot per score
+# with two points and the regression mark; its screenshot is kept as
+# build/test-output/html/NAME.png.
+two_runs() {
+	local url="$1" name="$2" scores
 	replay '.run_id = "project-database-decision-run1" |
 		.environment.finished_at = "2026-06-30T12:00:00Z"' -c >"$T/run1.json"
 	replay '.run_id = "project-database-decision-run2" |
@@ -217,14 +229,13 @@ for fig in re.findall(r"<figure>.*?</figure>", page, re.S):
 	run pc-evaluate <"$T/run2.json"
 	assert_failure 2
 	save_stdout "$T/eval2.jsonl"
-	run --separate-stderr pc-report --ledger "sqlite:$T/ledger.db" --format json <"$T/eval1.jsonl"
+	run --separate-stderr pc-report --ledger "$url" --format json <"$T/eval1.jsonl"
 	assert_success
 	# html with a ledger implies --trend
-	page "$T/eval2.jsonl" --ledger "sqlite:$T/ledger.db"
+	page "$T/eval2.jsonl" --ledger "$url"
 	assert_status 2
 	run svg_plots "$T/page.html"
 	assert_success
-	local scores
 	scores=$(jq -r '.cases[0].scores | keys_unsorted[] | "\(.) accepted,failed regression"' "$T/eval2.jsonl")
 	[[ -n $scores ]]
 	assert_output "$scores"
@@ -234,10 +245,22 @@ for fig in re.findall(r"<figure>.*?</figure>", page, re.S):
 	run grep -cE 'http|//|url\(' "$T/page.html"
 	assert_output 0
 	mkdir -p "$OUT"
-	render "$T/page.html" "$OUT/trend.png" 1280x1400
-	echo "# screenshot: ${OUT#"$REPO"/}/trend.png" >&3
+	render "$T/page.html" "$OUT/$name.png" 1280x1400
+	echo "# screenshot: ${OUT#"$REPO"/}/$name.png" >&3
 	[[ $(field .non_white) -gt 50000 ]] || fail "$R"
 	assert_clean
+}
+
+@test "two runs in a SQLite ledger, accepted then failed: a plot per score with two points and the regression mark" {
+	two_runs "sqlite:$T/ledger.db" trend
+}
+
+@test "the same two runs in a MariaDB ledger give the same plots" {
+	mariadb_start "$T/mariadb"
+	need_mariadb
+	mariadb_sql "CREATE DATABASE h; CREATE USER 'pc'@'127.0.0.1' IDENTIFIED BY 's3cret-pw'; GRANT ALL ON h.* TO 'pc'@'127.0.0.1'"
+	two_runs "mysql://pc:s3cret-pw@127.0.0.1:$MARIADB_PORT/h" trend-mariadb
+	! grep -F s3cret-pw "$T/page.html"
 }
 
 # plot_of PAGE SCORE: that score's SVG plot in PAGE.
