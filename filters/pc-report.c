@@ -3,7 +3,8 @@
  * Each case's verdict and exit code come from verdict.h (accepted, failed,
  * inconclusive or skipped); the report only reads the assertion values and
  * the task outcome, it never re-evaluates replay evidence.  Formats: text (for
- * a terminal), markdown (the reference report.md per workload), json and junit.
+ * a terminal), markdown (the reference report.md per workload), json, junit
+ * and html (one self-contained page, filters/report/html.c).
  *
  * Memory does not grow with the number of cases: a first pass validates,
  * counts and spools the cases (redacted) to an unnamed file, and each part
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "docs.h"
+#include "html.h"
 #include "io.h"
 #include "json.h"
 #include "ledger.h"
@@ -30,11 +32,11 @@
 extern char **environ;
 
 static const char usage[] =
-	"usage: pc-report [--format text|markdown|json|junit] [--output DIR] [-v|--verbose]\n"
+	"usage: pc-report [--format text|markdown|json|junit|html] [--output DIR] [-v|--verbose]\n"
 	"                 [--ledger URL [--trend] [--trend-runs N]]\n"
 	"Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n"
 	"  --format F    text (default on a terminal), markdown (default otherwise),\n"
-	"                json (counts and cases) or junit (JUnit XML)\n"
+	"                json (counts and cases), junit (JUnit XML) or html (one page)\n"
 	"  --output DIR  also write DIR/<workload id>/report.md per workload\n"
 	"  -v, --verbose text: show every assertion, score, label and metric\n"
 	"  --ledger URL  also record every case in the ledger: sqlite:PATH or\n"
@@ -426,7 +428,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-report", usage, "v", longs, argc, argv };
-	static const char *const formats[] = { "text", "markdown", "json", "junit", NULL };
+	static const char *const formats[] = { "text", "markdown", "json", "junit", "html", NULL };
 	int c, known = 0;
 
 	while ((c = stage_option(&cli)) >= 0) {
@@ -453,7 +455,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		known = known || !strcmp(*f, o->format);
 	if (!known)
 		return stage_usage_error("pc-report", usage,
-					 "--format must be text, markdown, json or junit"),
+					 "--format must be text, markdown, json, junit or html"),
 		       STAGE_USAGE;
 	/* the HTML page plots each score over the comparable runs */
 	o->trend = o->trend || (o->ledger && !strcmp(o->format, "html"));
@@ -651,6 +653,8 @@ static int run(const struct options *o, const struct redactor *red)
 			render_markdown(&out, &cs, o->trend && !ledger_failed);
 		else if (!strcmp(o->format, "json"))
 			render_json(&out, &cs);
+		else if (!strcmp(o->format, "html"))
+			render_html(&out, &cs, !(no_color && *no_color));
 		else
 			render_junit(&out, &cs);
 		status = out.failed || fflush(stdout) != 0

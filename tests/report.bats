@@ -2,7 +2,8 @@
 # pc-report: evaluations in, verdicts for people and CI out (docs/DESIGN.md §1, §3, §4).
 #
 # The evaluations are produced once per file by pc-evaluate from replays
-# derived from the accepted fixture, and validated against the schema:
+# derived from the accepted fixture (test_helper's verdict_evaluations),
+# and validated against the schema:
 #   accepted.jsonl      project-database-decision, every assertion true
 #   failed.jsonl        wl-failed: scope_started_empty false
 #   inconclusive.jsonl  wl-incon: collection failed ("server down; timeout <5s> & "x"")
@@ -19,18 +20,7 @@ load test_helper
 
 setup_file() {
 	local dir="$BATS_FILE_TMPDIR"
-	{
-		replay . -c
-		replay '.task.id = "wl-failed" | .memory_before.entries = [entry("old"; [])]' -c
-		replay '.task.id = "wl-incon" | .status = "failed" |
-			.errors = ["server down", "timeout <5s> & \"x\""]' -c
-	} >"$dir/replays.jsonl"
-	# 2: one case failed; the verdicts are the point of these fixtures.
-	"$PC_BIN/pc-evaluate" <"$dir/replays.jsonl" >"$dir/all.jsonl" || [[ $? -eq 2 ]]
-	schema_ok e2e-evaluation "$dir/all.jsonl"
-	sed -n 1p "$dir/all.jsonl" >"$dir/accepted.jsonl"
-	sed -n 2p "$dir/all.jsonl" >"$dir/failed.jsonl"
-	sed -n 3p "$dir/all.jsonl" >"$dir/inconclusive.jsonl"
+	verdict_evaluations "$dir"
 	cat "$FIXTURES"/evaluations/*.jsonl >"$dir/skipped-all.jsonl"
 	schema_ok e2e-evaluation "$dir/skipped-all.jsonl"
 }
@@ -622,7 +612,7 @@ skipped      wl-skip-expected
 @test "--help prints the usage on stdout and exits 0" {
 	run --separate-stderr pc-report --help </dev/null
 	assert_status 0
-	assert_line --index 0 "usage: pc-report [--format text|markdown|json|junit] [--output DIR] [-v|--verbose]"
+	assert_line --index 0 "usage: pc-report [--format text|markdown|json|junit|html] [--output DIR] [-v|--verbose]"
 }
 
 @test "--version prints the version" {
@@ -635,7 +625,7 @@ skipped      wl-skip-expected
 	run --separate-stderr pc-report --format bogus <"$E/accepted.jsonl"
 	assert_status 64
 	assert_stdout_empty
-	assert_stderr_contains "--format must be text, markdown, json or junit"
+	assert_stderr_contains "--format must be text, markdown, json, junit or html"
 	run --separate-stderr pc-report --colour <"$E/accepted.jsonl"
 	assert_status 64
 	assert_stdout_empty

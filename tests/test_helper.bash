@@ -165,6 +165,28 @@ replay() {
 	jq "$@" "$JQ_DEFS $filter" "$ACCEPTED"
 }
 
+# verdict_evaluations DIR: one evaluation per verdict, made by pc-evaluate
+# from replays of the accepted fixture and validated, in DIR/accepted.jsonl
+# (project-database-decision, every assertion true), DIR/failed.jsonl
+# (wl-failed: scope_started_empty false) and DIR/inconclusive.jsonl (wl-incon:
+# collection failed, "server down; timeout <5s> & "x""), and all three in
+# DIR/all.jsonl.
+verdict_evaluations() {
+	local dir="$1"
+	{
+		replay . -c
+		replay '.task.id = "wl-failed" | .memory_before.entries = [entry("old"; [])]' -c
+		replay '.task.id = "wl-incon" | .status = "failed" |
+			.errors = ["server down", "timeout <5s> & \"x\""]' -c
+	} >"$dir/replays.jsonl"
+	# 2: one case failed; the verdicts are the point of these fixtures.
+	"$PC_BIN/pc-evaluate" <"$dir/replays.jsonl" >"$dir/all.jsonl" || [[ $? -eq 2 ]]
+	schema_ok e2e-evaluation "$dir/all.jsonl"
+	sed -n 1p "$dir/all.jsonl" >"$dir/accepted.jsonl"
+	sed -n 2p "$dir/all.jsonl" >"$dir/failed.jsonl"
+	sed -n 3p "$dir/all.jsonl" >"$dir/inconclusive.jsonl"
+}
+
 # evaluate FILTER [PC-EVALUATE ARGS...]: run pc-evaluate on one replay
 # derived with FILTER; $T/replay.json is the input, $T/eval.json its stdout,
 # which must hold one evaluation whatever the verdict.  Every evaluation a
