@@ -319,7 +319,10 @@ int json_read_file(const char *path, jv *out, struct pc_err *e)
 
 /* jq's own writer appends every character to a jv string, which cost a
  * fifth of pc-evaluate's time; these write the same bytes straight to the
- * stream: runs of plain bytes at once, escapes as jq writes them. */
+ * stream: runs of plain bytes at once, escapes as jq writes them.  One
+ * difference on purpose: past 256 levels jq writes "<stripped: exceeds max
+ * depth>", which is not JSON; these write the value (no input is deeper
+ * than the parser's 256 levels, and a document nests it a few more). */
 static void write_string(FILE *out, jv s /* borrowed */)
 {
 	const char *p = jv_string_value(s);
