@@ -114,7 +114,7 @@ check-asan:
 
 acceptance: deps
 	$(MAKE) all
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) MODEL=$(MODEL) JOBS=$(JOBS) \
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) MODEL=$(MODEL) JOBS=$(JOBS) LEDGER=$(LEDGER) \
 		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/acceptance $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).
