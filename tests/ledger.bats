@@ -11,10 +11,10 @@
 load test_helper
 load mariadb_helper
 
-# The MariaDB user's password: ':', '@' and '/' must be percent-encoded in
-# the URL.
-PASSWORD='s3cr:t@pw/Ledger'
-PASSWORD_IN_URL='s3cr%3At%40pw%2FLedger'
+# The MariaDB user's password, percent-encoded in the URL (the portable
+# form) or raw (the user part ends at the URL's last '@').
+PASSWORD='s3cr:t@pw/Le?d#ger'
+PASSWORD_IN_URL='s3cr%3At%40pw%2FLe%3Fd%23ger'
 
 setup_file() {
 	local dir="$BATS_FILE_TMPDIR"
@@ -255,7 +255,10 @@ postgres://u:hunter2@db/x|postgres://u:***@db/x: unknown scheme
 sqlite:|sqlite:: no path after sqlite:
 mysql://u:hunter2@db|mysql://u:***@db: no database after the host
 mysql://u:hunter2@db/|mysql://u:***@db/: no database after the host
-mysql://db:3306/x|mysql://db:3306/x: no user before the host
+mysql://db:3306/x|mysql://***: no user before the host
+mysql://u:hunter2/x|mysql://***: no user before the host
+hunter2|***: unknown scheme
+mysql:u:hunter2@db/x|mysql:***: unknown scheme
 mysql://u:hunter2@db:0/x|mysql://u:***@db:0/x: the port must be a number from 1 to 65535
 mysql://u:hunter2@db:65536/x|mysql://u:***@db:65536/x: the port must be a number from 1 to 65535
 mysql://u:hunter2@db:33o6/x|mysql://u:***@db:33o6/x: the port must be a number from 1 to 65535
@@ -290,6 +293,23 @@ URLS
 	[[ $output != *hunter2* && $stderr != *hunter2* ]]
 }
 
+@test "a password holding '/', '?', '#', '@' or ':' raw: the URL parses by its last '@', no output holds the password" {
+	run_of r1 1 accepted >"$T/r1.json"
+	local pw
+	for pw in hu/nter2 hu?nter2 hu#nter2 hu@nter2 hu:nter2 'h/u?n#t@e:r2'; do
+		# parsed, so the error is the connection's (nothing listens on port 1)
+		run --separate-stderr pc-report --format text -v --ledger "mysql://pc:$pw@127.0.0.1:1/ledger" <"$T/r1.json"
+		assert_failure 1
+		assert_equal "${stderr%%: cannot connect*}" "pc-report: ledger mysql://pc:***@127.0.0.1:1/ledger"
+		[[ $output != *nter2* && $output != *e:r2* && $stderr != *nter2* && $stderr != *e:r2* ]] ||
+			fail "$pw shown: $output $stderr"
+		# and on a URL refused before any connection
+		run --separate-stderr pc-report --ledger "mysql://pc:$pw@127.0.0.1:1/" </dev/null
+		assert_failure 64
+		assert_equal "$(head -n1 <<<"$stderr")" "pc-report: --ledger mysql://pc:***@127.0.0.1:1/: no database after the host; expected sqlite:PATH or mysql://user[:password]@host[:port]/database"
+	done
+}
+
 # ---- on a MariaDB server ----
 
 @test "two runs in a MariaDB ledger: the second's trend shows the regression" {
@@ -314,6 +334,10 @@ URLS
 		--ledger "mysql://pc@127.0.0.1:$MARIADB_PORT/$DB"
 	assert_success
 	assert_line --index 1 "    trend: A F A (flaky)"
+	# and raw in the URL: its user part ends at the last '@'
+	record r4 4 accepted --format text --trend --ledger "mysql://pc:$PASSWORD@127.0.0.1:$MARIADB_PORT/$DB"
+	assert_success
+	assert_line --index 1 "    trend: A F A A (flaky)"
 }
 
 @test "two writers on one MariaDB ledger at once: both runs fully recorded" {

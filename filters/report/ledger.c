@@ -18,21 +18,26 @@ static const char url_forms[] = "expected sqlite:PATH or mysql://user[:password]
 
 /* ---- the URL ---- */
 
-/* url with what lies between "scheme://user:" and "@" shown as "***". */
+/* url as a message may print it.  A password may hold a raw '/', ':',
+ * '?', '#' or '@', so the user part ends at the last '@' (as parse_mysql
+ * reads it) and the password runs from the first ':' after "://" to there.
+ * A URL that cannot be split so is shown by its scheme alone: text the
+ * parser did not understand may be a password. */
 static char *masked(const char *url)
 {
-	const char *auth = strstr(url, "://"), *slash, *at, *colon;
+	size_t scheme = strspn(url, "abcdefghijklmnopqrstuvwxyz0123456789+.-");
+	const char *auth = url + scheme, *at, *colon;
 
-	if (!auth)
-		return pc_xstrdup(url);
+	if (!strncmp(url, "sqlite:", strlen("sqlite:")))
+		return pc_xstrdup(url); /* a path, which holds no password */
+	if (scheme == 0 || strncmp(auth, "://", 3))
+		return text_fmt("%.*s***", scheme && *auth == ':' ? (int)scheme + 1 : 0, url);
 	auth += 3;
-	slash = auth + strcspn(auth, "/");
-	for (at = slash; at > auth && at[-1] != '@'; at--)
-		;
-	colon = memchr(auth, ':', at > auth ? (size_t)(at - auth) : 0);
-	if (at == auth || !colon)
+	if (!(at = strrchr(auth, '@')))
+		return text_fmt("%.*s***", (int)(auth - url), url);
+	if (!(colon = memchr(auth, ':', (size_t)(at - auth))))
 		return pc_xstrdup(url);
-	return text_fmt("%.*s***%s", (int)(colon + 1 - url), url, at - 1);
+	return text_fmt("%.*s***%s", (int)(colon + 1 - url), url, at);
 }
 
 static int hex(int c)
@@ -85,25 +90,25 @@ static int parse_port(const char *s, size_t n, unsigned *port)
 	return v >= 1 && v <= 65535 ? 0 : -1;
 }
 
+/* The user part ends at the URL's last '@' and the database starts at the
+ * first '/' after it: a password may hold any character raw but NUL. */
 static int parse_mysql(const char *url, const char *env_password, struct ledger_url *u, struct pc_err *e)
 {
-	const char *auth = url + strlen("mysql://"), *slash = strchr(auth, '/'), *at, *colon, *host, *port;
+	const char *auth = url + strlen("mysql://"), *at = strrchr(auth, '@');
+	const char *host = at ? at + 1 : auth, *slash = strchr(host, '/'), *colon, *port;
 
 	if (!slash || !slash[1])
 		return bad_url(u, e, "no database after the host");
 	if (strpbrk(slash + 1, "/?#"))
 		return bad_url(u, e, "the database name holds '/', '?' or '#' (no options are read from the URL)");
-	for (at = slash; at > auth && at[-1] != '@'; at--)
-		;
-	if (at == auth || at - 1 == auth)
+	if (!at || at == auth)
 		return bad_url(u, e, "no user before the host");
-	colon = memchr(auth, ':', (size_t)(at - 1 - auth));
-	u->user = decoded(auth, (size_t)((colon ? colon : at - 1) - auth));
-	if (colon && !(u->password = decoded(colon + 1, (size_t)(at - 2 - colon))))
+	colon = memchr(auth, ':', (size_t)(at - auth));
+	u->user = decoded(auth, (size_t)((colon ? colon : at) - auth));
+	if (colon && !(u->password = decoded(colon + 1, (size_t)(at - colon - 1))))
 		return bad_url(u, e, "the password has a malformed %-escape");
 	if (!u->user || !*u->user)
 		return bad_url(u, e, "the user is empty or has a malformed %-escape");
-	host = at;
 	port = memchr(host, ':', (size_t)(slash - host));
 	if (port == host || host == slash)
 		return bad_url(u, e, "no host");
