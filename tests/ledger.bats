@@ -182,6 +182,26 @@ sql() {
 	assert_output false
 }
 
+@test "a verdict altered in a shared ledger reads as unknown: no markup of it in the page, sane text, markdown and json" {
+	record r1 1 accepted
+	assert_success
+	sql "UPDATE pc_e2e_cases SET verdict = '\"><script>alert(1)</script>' WHERE run_id = 'r1'"
+	record r2 2 accepted --format html
+	assert_success
+	save_stdout "$T/page.html"
+	run grep -c -e '<script' -e 'alert(1)' "$T/page.html"
+	assert_output 0
+	grep -F '<g class="pt unknown"><title>1. r1: unknown,' "$T/page.html"
+	grep -F '<li><code>r1</code>: unknown, 2030-01-01T00:00:00Z</li>' "$T/page.html"
+	record r2 2 accepted --format text --trend
+	assert_line --index 1 "    trend: U A (recovered)"
+	record r2 2 accepted --format markdown --trend
+	assert_line '| `project-database-decision` | accepted | passed | sqlite | `r2` | U A (recovered) |'
+	record r2 2 accepted --format json --trend
+	run jq -c '.cases[0].trend | map(.verdict)' <<<"$output"
+	assert_output '["unknown","accepted"]'
+}
+
 @test "a ledger written by a newer pc-e2e is refused: the report is printed, nothing is written, exit 1" {
 	record r1 1 accepted
 	sql "UPDATE pc_e2e_meta SET value = '2' WHERE name = 'schema_version'"

@@ -443,6 +443,18 @@ int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
 
 /* ---- the trend ---- */
 
+/* v (a verdict column) if it is a verdict's name, else "unknown": whoever
+ * can write to a shared ledger writes that column, and every format prints
+ * the trend's verdicts, the HTML page into attributes. */
+static jv known_verdict(jv v)
+{
+	for (int i = 0; i < VERDICTS; i++)
+		if (jv_get_kind(v) == JV_KIND_STRING && !strcmp(jv_string_value(v), verdict_name((enum verdict)i)))
+			return v;
+	jv_free(v);
+	return jv_string("unknown");
+}
+
 jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e)
 {
 	jv attrs = report_section(c, "attributes");
@@ -466,7 +478,7 @@ jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct 
 			id = jv_number_value(jv_array_get(jv_copy(row), 0));
 			run = JV_OBJECT(jv_string("run_id"), jv_array_get(jv_copy(row), 1),
 					jv_string("finished_at"), jv_array_get(jv_copy(row), 2),
-					jv_string("verdict"), jv_array_get(jv_copy(row), 3),
+					jv_string("verdict"), known_verdict(jv_array_get(jv_copy(row), 3)),
 					jv_string("scores"), jv_object());
 		}
 		jv name = jv_array_get(jv_copy(row), 4);
