@@ -330,6 +330,41 @@ URLS
 	done
 }
 
+# limits QUERY SHOWN: on the ledger $L (QUERY runs SQL on it, SHOWN is how
+# messages name it), a key over 255 bytes is refused the same way by either
+# backend, with nothing of its run recorded; a comparability key's fields
+# over MariaDB's TEXT (65,535 bytes) are stored whole, under their digest.
+limits() {
+	local query=$1 shown=$2 long edit case
+	long=$(printf 'x%.0s' {1..256})
+	record r1 1 accepted
+	assert_success
+	while IFS='|' read -r edit case; do
+		EDIT="$edit" record r2 2 accepted --format text
+		assert_failure 1
+		assert_output --partial "1 workload: 1 accepted"
+		assert_equal "$stderr" "pc-report: ledger $shown: nothing of this run was recorded: case project-database-decision of $case is 256 bytes long, over the 255 the ledger keeps"
+		run "$query" "SELECT run_id FROM pc_e2e_cases"
+		assert_output r1
+	done <<EDITS
+.cases[0].attributes.run_id = "$long"|e2e:project-database-decision: its attributes.run_id
+.experiment = "$long"|$long: its experiment
+.cases[0].attributes.commit = "$long"|e2e:project-database-decision: its attributes.commit
+.cases[0].scores["$long"] = {value: 0.5, reason: null}|e2e:project-database-decision: the name of one of its values
+EDITS
+	EDIT='.cases[0].attributes.comparability.pad = ("y" * 70000)' record r3 3 accepted
+	assert_success
+	run "$query" "SELECT length(fields), key_digest FROM pc_e2e_keys WHERE fields LIKE '%yyy%'"
+	local fields
+	fields=$(run_of r3 3 accepted '.cases[0].attributes.comparability.pad = ("y" * 70000)' |
+		jq -cS '.cases[0].attributes.comparability' | tr -d '\n')
+	assert_output --regexp "^${#fields}[|	]$(printf %s "$fields" | sha256sum | cut -d' ' -f1)\$"
+}
+
+@test "SQLite: a key over 255 bytes is refused, naming the case and the field; long comparability fields are stored whole" {
+	limits sql "$L"
+}
+
 # ---- on a MariaDB server ----
 
 @test "two runs in a MariaDB ledger: the second's trend shows the regression" {
@@ -440,4 +475,9 @@ URLS
 	assert_equal "$stderr" "pc-report: ledger $SHOWN: its schema version is 7; this pc-e2e ($(pc-report --version | cut -d' ' -f2)) writes version 1: it was written by a newer pc-e2e; nothing was written"
 	run msql "SELECT run_id FROM pc_e2e_cases"
 	assert_output r1
+}
+
+@test "MariaDB: a key over 255 bytes is refused as SQLite refuses it; comparability fields over 64 KiB are stored whole" {
+	maria
+	limits msql "$SHOWN"
 }

@@ -172,28 +172,44 @@ struct ledger {
 	char *sql[SQL_COMPOSED];
 };
 
-/* VARCHAR(255) for the keys: MariaDB indexes no TEXT without a length.
- * The trend's index is a UNIQUE constraint (id makes it one) because
- * SQLite's CREATE TABLE has no INDEX clause and MySQL has no CREATE INDEX IF
- * NOT EXISTS. */
-static const char *const sql_templates[SQL_COMPOSED] = {
-	[SQL_META] = "CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, "
-		     "value VARCHAR(255) NOT NULL)%s",
-	[SQL_KEYS] = "CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, "
-		     "fields TEXT NOT NULL)%s",
-	[SQL_CASES] = "CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, "
-		      "experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, "
-		      "key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) NOT NULL, "
-		      "powercontext_commit VARCHAR(255), "
-		      "verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), "
-		      "UNIQUE (workload_id, key_digest, finished_at, id))%s",
-	[SQL_VALUES] = "CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, "
-		       "experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT NULL, "
-		       "name VARCHAR(255) NOT NULL, value_json TEXT NOT NULL, value_number DOUBLE, reason TEXT, "
-		       "PRIMARY KEY (run_id, experiment, kind, seq))%s",
-	[SQL_VERSION_PUT] = "%s INTO pc_e2e_meta (name, value) VALUES ('schema_version', ?)",
-	[SQL_KEY_PUT] = "%s INTO pc_e2e_keys (key_digest, fields) VALUES (?, ?)",
-};
+/* VARCHAR(255) for the keys: MariaDB indexes no TEXT without a length
+ * (record_case refuses a longer key on either backend).  The trend's index
+ * is a UNIQUE constraint (id makes it one) because SQLite's CREATE TABLE has
+ * no INDEX clause and MySQL has no CREATE INDEX IF NOT EXISTS.  The two
+ * INSERTs keep a row already there, and fail on any other error: MariaDB's
+ * INSERT IGNORE would store a too-long value truncated, with a warning. */
+static void compose(struct ledger *l)
+{
+	const struct ledger_backend *be = l->be;
+	char *keep_name = text_fmt(be->keep_existing, "name", "name");
+	char *keep_key = text_fmt(be->keep_existing, "key_digest", "key_digest");
+
+	l->sql[SQL_META] = text_fmt("CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+				    "value VARCHAR(255) NOT NULL)%s",
+				    be->table_options);
+	l->sql[SQL_KEYS] = text_fmt("CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, "
+				    "fields %s NOT NULL)%s",
+				    be->long_text, be->table_options);
+	l->sql[SQL_CASES] = text_fmt(
+		"CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, "
+		"experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, "
+		"key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) NOT NULL, "
+		"powercontext_commit VARCHAR(255), "
+		"verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), "
+		"UNIQUE (workload_id, key_digest, finished_at, id))%s",
+		be->id_column, be->table_options);
+	l->sql[SQL_VALUES] = text_fmt(
+		"CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, "
+		"experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT NULL, "
+		"name VARCHAR(255) NOT NULL, value_json %s NOT NULL, value_number DOUBLE, reason %s, "
+		"PRIMARY KEY (run_id, experiment, kind, seq))%s",
+		be->long_text, be->long_text, be->table_options);
+	l->sql[SQL_VERSION_PUT] =
+		text_fmt("INSERT INTO pc_e2e_meta (name, value) VALUES ('schema_version', ?)%s", keep_name);
+	l->sql[SQL_KEY_PUT] = text_fmt("INSERT INTO pc_e2e_keys (key_digest, fields) VALUES (?, ?)%s", keep_key);
+	free(keep_name);
+	free(keep_key);
+}
 
 static const char sql_version_get[] = "SELECT value FROM pc_e2e_meta WHERE name = 'schema_version'";
 static const char sql_values_delete[] = "DELETE FROM pc_e2e_values WHERE run_id = ? AND experiment = ?";
@@ -266,12 +282,7 @@ struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
 	memset(l, 0, sizeof *l);
 	l->be = u->kind == LEDGER_SQLITE ? &ledger_sqlite : &ledger_mariadb;
 	l->shown = pc_xstrdup(u->shown);
-	for (int i = 0; i < SQL_COMPOSED; i++)
-		l->sql[i] = text_fmt(sql_templates[i],
-				     i == SQL_CASES         ? l->be->id_column
-				     : i >= SQL_VERSION_PUT ? l->be->insert_ignore
-							    : l->be->table_options,
-				     l->be->table_options);
+	compose(l);
 	if (!(l->db = l->be->open(u, e)) || schema(l, e) != 0) {
 		failed(l, e);
 		ledger_close(l);
@@ -333,6 +344,21 @@ struct record_pass {
 	int rc; /* 0, -1 or LEDGER_RETRY after the first failure */
 };
 
+/* The longest run id, experiment, workload id, PowerContext commit and
+ * value name (VARCHAR(255)) and time (VARCHAR(64)) the ledger keeps, in
+ * bytes.  Checked here so that both backends refuse the same input alike:
+ * MariaDB refuses a longer one, SQLite would store it. */
+#define KEY_MAX  255
+#define TIME_MAX 64
+
+/* 0, or -1 when s (borrowed; a string or not there) is over max bytes. */
+static int fits(jv s, int max, const char *field, struct pc_err *e)
+{
+	int n = jv_get_kind(s) == JV_KIND_STRING ? jv_string_length_bytes(jv_copy(s)) : 0;
+
+	return n <= max ? 0 : pc_fail(e, "%s is %d bytes long, over the %d the ledger keeps", field, n, max);
+}
+
 /* A value as SQL can compare it: numbers, and booleans as 1 and 0. */
 static jv number_of(jv v)
 {
@@ -356,6 +382,8 @@ static int record_values(struct record_pass *r, const struct report_case *c, jv 
 		jv reason = bare ? jv_null() : jv_object_get(jv_copy(entry), jv_string("reason"));
 		if (!jv_is_valid(reason))
 			reason = jv_null();
+		if (rc == 0)
+			rc = fits(name, KEY_MAX, "the name of one of its values", r->e);
 		if (rc == 0)
 			rc = r->l->be->exec(r->l->db, sql_value_put,
 					    JV_ARRAY(jv_copy(run_id), jv_string(c->experiment), jv_string(kind),
@@ -396,9 +424,24 @@ static void record_case(void *ctx, const struct report_case *c)
 	}
 	if (jv_get_kind(finished) != JV_KIND_STRING)
 		finished = (jv_free(finished), jv_null());
+	jv experiment = jv_string(c->experiment), workload = jv_string(report_case_name(c));
+	r->rc = fits(run_id, KEY_MAX, "its attributes.run_id", r->e);
+	if (r->rc == 0)
+		r->rc = fits(experiment, KEY_MAX, "its experiment", r->e);
+	if (r->rc == 0)
+		r->rc = fits(workload, KEY_MAX, "its name (the workload id)", r->e);
+	if (r->rc == 0)
+		r->rc = fits(commit, KEY_MAX, "its attributes.commit", r->e);
+	if (r->rc == 0)
+		r->rc = fits(finished, TIME_MAX, "its attributes.finished_at", r->e);
+	jv_free(experiment);
+	jv_free(workload);
 	key_of(c, &k);
 	jv pair = JV_ARRAY(jv_copy(run_id), jv_string(c->experiment));
-	r->rc = be->exec(r->l->db, r->l->sql[SQL_KEY_PUT], JV_ARRAY(jv_string(k.digest), k.fields), r->e);
+	if (r->rc == 0)
+		r->rc = be->exec(r->l->db, r->l->sql[SQL_KEY_PUT], JV_ARRAY(jv_string(k.digest), k.fields), r->e);
+	else
+		jv_free(k.fields);
 	if (r->rc == 0)
 		r->rc = be->exec(r->l->db, sql_values_delete, jv_copy(pair), r->e);
 	if (r->rc == 0)
