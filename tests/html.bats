@@ -188,7 +188,7 @@ print("\n".join(m.rows))' "$1"
 		"$E/inconclusive.jsonl" >"$T/in.jsonl"
 	BUB_API_KEY=sk-report-secret page "$T/in.jsonl"
 	assert_status 3
-	! grep -F sk-report-secret "$T/page.html"
+	run ! grep -F sk-report-secret "$T/page.html"
 	grep -F 'token [REDACTED] leaked' "$T/page.html"
 }
 
@@ -260,7 +260,7 @@ two_runs() {
 	need_mariadb
 	mariadb_sql "CREATE DATABASE h; CREATE USER 'pc'@'127.0.0.1' IDENTIFIED BY 's3cret-pw'; GRANT ALL ON h.* TO 'pc'@'127.0.0.1'"
 	two_runs "mysql://pc:s3cret-pw@127.0.0.1:$MARIADB_PORT/h" trend-mariadb
-	! grep -F s3cret-pw "$T/page.html"
+	run ! grep -F s3cret-pw "$T/page.html"
 }
 
 # plot_of PAGE SCORE: that score's SVG plot in PAGE.

@@ -11,10 +11,10 @@
 load test_helper
 load mariadb_helper
 
-# The MariaDB user's password: ':', '@' and '/' must be percent-encoded in
-# the URL.
-PASSWORD='s3cr:t@pw/Ledger'
-PASSWORD_IN_URL='s3cr%3At%40pw%2FLedger'
+# The MariaDB user's password, percent-encoded in the URL (the portable
+# form) or raw (the user part ends at the URL's last '@').
+PASSWORD='s3cr:t@pw/Le?d#ger'
+PASSWORD_IN_URL='s3cr%3At%40pw%2FLe%3Fd%23ger'
 
 setup_file() {
 	local dir="$BATS_FILE_TMPDIR"
@@ -182,6 +182,26 @@ sql() {
 	assert_output false
 }
 
+@test "a verdict altered in a shared ledger reads as unknown: no markup of it in the page, sane text, markdown and json" {
+	record r1 1 accepted
+	assert_success
+	sql "UPDATE pc_e2e_cases SET verdict = '\"><script>alert(1)</script>' WHERE run_id = 'r1'"
+	record r2 2 accepted --format html
+	assert_success
+	save_stdout "$T/page.html"
+	run grep -c -e '<script' -e 'alert(1)' "$T/page.html"
+	assert_output 0
+	grep -F '<g class="pt unknown"><title>1. r1: unknown,' "$T/page.html"
+	grep -F '<li><code>r1</code>: unknown, 2030-01-01T00:00:00Z</li>' "$T/page.html"
+	record r2 2 accepted --format text --trend
+	assert_line --index 1 "    trend: U A (recovered)"
+	record r2 2 accepted --format markdown --trend
+	assert_line '| `project-database-decision` | accepted | passed | sqlite | `r2` | U A (recovered) |'
+	record r2 2 accepted --format json --trend
+	run jq -c '.cases[0].trend | map(.verdict)' <<<"$output"
+	assert_output '["unknown","accepted"]'
+}
+
 @test "a ledger written by a newer pc-e2e is refused: the report is printed, nothing is written, exit 1" {
 	record r1 1 accepted
 	sql "UPDATE pc_e2e_meta SET value = '2' WHERE name = 'schema_version'"
@@ -255,7 +275,10 @@ postgres://u:hunter2@db/x|postgres://u:***@db/x: unknown scheme
 sqlite:|sqlite:: no path after sqlite:
 mysql://u:hunter2@db|mysql://u:***@db: no database after the host
 mysql://u:hunter2@db/|mysql://u:***@db/: no database after the host
-mysql://db:3306/x|mysql://db:3306/x: no user before the host
+mysql://db:3306/x|mysql://***: no user before the host
+mysql://u:hunter2/x|mysql://***: no user before the host
+hunter2|***: unknown scheme
+mysql:u:hunter2@db/x|mysql:***: unknown scheme
 mysql://u:hunter2@db:0/x|mysql://u:***@db:0/x: the port must be a number from 1 to 65535
 mysql://u:hunter2@db:65536/x|mysql://u:***@db:65536/x: the port must be a number from 1 to 65535
 mysql://u:hunter2@db:33o6/x|mysql://u:***@db:33o6/x: the port must be a number from 1 to 65535
@@ -290,6 +313,58 @@ URLS
 	[[ $output != *hunter2* && $stderr != *hunter2* ]]
 }
 
+@test "a password holding '/', '?', '#', '@' or ':' raw: the URL parses by its last '@', no output holds the password" {
+	run_of r1 1 accepted >"$T/r1.json"
+	local pw
+	for pw in hu/nter2 hu?nter2 hu#nter2 hu@nter2 hu:nter2 'h/u?n#t@e:r2'; do
+		# parsed, so the error is the connection's (nothing listens on port 1)
+		run --separate-stderr pc-report --format text -v --ledger "mysql://pc:$pw@127.0.0.1:1/ledger" <"$T/r1.json"
+		assert_failure 1
+		assert_equal "${stderr%%: cannot connect*}" "pc-report: ledger mysql://pc:***@127.0.0.1:1/ledger"
+		[[ $output != *nter2* && $output != *e:r2* && $stderr != *nter2* && $stderr != *e:r2* ]] ||
+			fail "$pw shown: $output $stderr"
+		# and on a URL refused before any connection
+		run --separate-stderr pc-report --ledger "mysql://pc:$pw@127.0.0.1:1/" </dev/null
+		assert_failure 64
+		assert_equal "$(head -n1 <<<"$stderr")" "pc-report: --ledger mysql://pc:***@127.0.0.1:1/: no database after the host; expected sqlite:PATH or mysql://user[:password]@host[:port]/database"
+	done
+}
+
+# limits QUERY SHOWN: on the ledger $L (QUERY runs SQL on it, SHOWN is how
+# messages name it), a key over 255 bytes is refused the same way by either
+# backend, with nothing of its run recorded; a comparability key's fields
+# over MariaDB's TEXT (65,535 bytes) are stored whole, under their digest.
+limits() {
+	local query=$1 shown=$2 long edit case
+	long=$(printf 'x%.0s' {1..256})
+	record r1 1 accepted
+	assert_success
+	while IFS='|' read -r edit case; do
+		EDIT="$edit" record r2 2 accepted --format text
+		assert_failure 1
+		assert_output --partial "1 workload: 1 accepted"
+		assert_equal "$stderr" "pc-report: ledger $shown: nothing of this run was recorded: case project-database-decision of $case is 256 bytes long, over the 255 the ledger keeps"
+		run "$query" "SELECT run_id FROM pc_e2e_cases"
+		assert_output r1
+	done <<EDITS
+.cases[0].attributes.run_id = "$long"|e2e:project-database-decision: its attributes.run_id
+.experiment = "$long"|$long: its experiment
+.cases[0].attributes.commit = "$long"|e2e:project-database-decision: its attributes.commit
+.cases[0].scores["$long"] = {value: 0.5, reason: null}|e2e:project-database-decision: the name of one of its values
+EDITS
+	EDIT='.cases[0].attributes.comparability.pad = ("y" * 70000)' record r3 3 accepted
+	assert_success
+	run "$query" "SELECT length(fields), key_digest FROM pc_e2e_keys WHERE fields LIKE '%yyy%'"
+	local fields
+	fields=$(run_of r3 3 accepted '.cases[0].attributes.comparability.pad = ("y" * 70000)' |
+		jq -cS '.cases[0].attributes.comparability' | tr -d '\n')
+	assert_output --regexp "^${#fields}[|	]$(printf %s "$fields" | sha256sum | cut -d' ' -f1)\$"
+}
+
+@test "SQLite: a key over 255 bytes is refused, naming the case and the field; long comparability fields are stored whole" {
+	limits sql "$L"
+}
+
 # ---- on a MariaDB server ----
 
 @test "two runs in a MariaDB ledger: the second's trend shows the regression" {
@@ -314,6 +389,10 @@ URLS
 		--ledger "mysql://pc@127.0.0.1:$MARIADB_PORT/$DB"
 	assert_success
 	assert_line --index 1 "    trend: A F A (flaky)"
+	# and raw in the URL: its user part ends at the last '@'
+	record r4 4 accepted --format text --trend --ledger "mysql://pc:$PASSWORD@127.0.0.1:$MARIADB_PORT/$DB"
+	assert_success
+	assert_line --index 1 "    trend: A F A A (flaky)"
 }
 
 @test "two writers on one MariaDB ledger at once: both runs fully recorded" {
@@ -396,4 +475,9 @@ URLS
 	assert_equal "$stderr" "pc-report: ledger $SHOWN: its schema version is 7; this pc-e2e ($(pc-report --version | cut -d' ' -f2)) writes version 1: it was written by a newer pc-e2e; nothing was written"
 	run msql "SELECT run_id FROM pc_e2e_cases"
 	assert_output r1
+}
+
+@test "MariaDB: a key over 255 bytes is refused as SQLite refuses it; comparability fields over 64 KiB are stored whole" {
+	maria
+	limits msql "$SHOWN"
 }

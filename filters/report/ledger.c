@@ -18,21 +18,26 @@ static const char url_forms[] = "expected sqlite:PATH or mysql://user[:password]
 
 /* ---- the URL ---- */
 
-/* url with what lies between "scheme://user:" and "@" shown as "***". */
+/* url as a message may print it.  A password may hold a raw '/', ':',
+ * '?', '#' or '@', so the user part ends at the last '@' (as parse_mysql
+ * reads it) and the password runs from the first ':' after "://" to there.
+ * A URL that cannot be split so is shown by its scheme alone: text the
+ * parser did not understand may be a password. */
 static char *masked(const char *url)
 {
-	const char *auth = strstr(url, "://"), *slash, *at, *colon;
+	size_t scheme = strspn(url, "abcdefghijklmnopqrstuvwxyz0123456789+.-");
+	const char *auth = url + scheme, *at, *colon;
 
-	if (!auth)
-		return pc_xstrdup(url);
+	if (!strncmp(url, "sqlite:", strlen("sqlite:")))
+		return pc_xstrdup(url); /* a path, which holds no password */
+	if (scheme == 0 || strncmp(auth, "://", 3))
+		return text_fmt("%.*s***", scheme && *auth == ':' ? (int)scheme + 1 : 0, url);
 	auth += 3;
-	slash = auth + strcspn(auth, "/");
-	for (at = slash; at > auth && at[-1] != '@'; at--)
-		;
-	colon = memchr(auth, ':', at > auth ? (size_t)(at - auth) : 0);
-	if (at == auth || !colon)
+	if (!(at = strrchr(auth, '@')))
+		return text_fmt("%.*s***", (int)(auth - url), url);
+	if (!(colon = memchr(auth, ':', (size_t)(at - auth))))
 		return pc_xstrdup(url);
-	return text_fmt("%.*s***%s", (int)(colon + 1 - url), url, at - 1);
+	return text_fmt("%.*s***%s", (int)(colon + 1 - url), url, at);
 }
 
 static int hex(int c)
@@ -85,25 +90,25 @@ static int parse_port(const char *s, size_t n, unsigned *port)
 	return v >= 1 && v <= 65535 ? 0 : -1;
 }
 
+/* The user part ends at the URL's last '@' and the database starts at the
+ * first '/' after it: a password may hold any character raw but NUL. */
 static int parse_mysql(const char *url, const char *env_password, struct ledger_url *u, struct pc_err *e)
 {
-	const char *auth = url + strlen("mysql://"), *slash = strchr(auth, '/'), *at, *colon, *host, *port;
+	const char *auth = url + strlen("mysql://"), *at = strrchr(auth, '@');
+	const char *host = at ? at + 1 : auth, *slash = strchr(host, '/'), *colon, *port;
 
 	if (!slash || !slash[1])
 		return bad_url(u, e, "no database after the host");
 	if (strpbrk(slash + 1, "/?#"))
 		return bad_url(u, e, "the database name holds '/', '?' or '#' (no options are read from the URL)");
-	for (at = slash; at > auth && at[-1] != '@'; at--)
-		;
-	if (at == auth || at - 1 == auth)
+	if (!at || at == auth)
 		return bad_url(u, e, "no user before the host");
-	colon = memchr(auth, ':', (size_t)(at - 1 - auth));
-	u->user = decoded(auth, (size_t)((colon ? colon : at - 1) - auth));
-	if (colon && !(u->password = decoded(colon + 1, (size_t)(at - 2 - colon))))
+	colon = memchr(auth, ':', (size_t)(at - auth));
+	u->user = decoded(auth, (size_t)((colon ? colon : at) - auth));
+	if (colon && !(u->password = decoded(colon + 1, (size_t)(at - colon - 1))))
 		return bad_url(u, e, "the password has a malformed %-escape");
 	if (!u->user || !*u->user)
 		return bad_url(u, e, "the user is empty or has a malformed %-escape");
-	host = at;
 	port = memchr(host, ':', (size_t)(slash - host));
 	if (port == host || host == slash)
 		return bad_url(u, e, "no host");
@@ -167,28 +172,44 @@ struct ledger {
 	char *sql[SQL_COMPOSED];
 };
 
-/* VARCHAR(255) for the keys: MariaDB indexes no TEXT without a length.
- * The trend's index is a UNIQUE constraint (id makes it one) because
- * SQLite's CREATE TABLE has no INDEX clause and MySQL has no CREATE INDEX IF
- * NOT EXISTS. */
-static const char *const sql_templates[SQL_COMPOSED] = {
-	[SQL_META] = "CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, "
-		     "value VARCHAR(255) NOT NULL)%s",
-	[SQL_KEYS] = "CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, "
-		     "fields TEXT NOT NULL)%s",
-	[SQL_CASES] = "CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, "
-		      "experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, "
-		      "key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) NOT NULL, "
-		      "powercontext_commit VARCHAR(255), "
-		      "verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), "
-		      "UNIQUE (workload_id, key_digest, finished_at, id))%s",
-	[SQL_VALUES] = "CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, "
-		       "experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT NULL, "
-		       "name VARCHAR(255) NOT NULL, value_json TEXT NOT NULL, value_number DOUBLE, reason TEXT, "
-		       "PRIMARY KEY (run_id, experiment, kind, seq))%s",
-	[SQL_VERSION_PUT] = "%s INTO pc_e2e_meta (name, value) VALUES ('schema_version', ?)",
-	[SQL_KEY_PUT] = "%s INTO pc_e2e_keys (key_digest, fields) VALUES (?, ?)",
-};
+/* VARCHAR(255) for the keys: MariaDB indexes no TEXT without a length
+ * (record_case refuses a longer key on either backend).  The trend's index
+ * is a UNIQUE constraint (id makes it one) because SQLite's CREATE TABLE has
+ * no INDEX clause and MySQL has no CREATE INDEX IF NOT EXISTS.  The two
+ * INSERTs keep a row already there, and fail on any other error: MariaDB's
+ * INSERT IGNORE would store a too-long value truncated, with a warning. */
+static void compose(struct ledger *l)
+{
+	const struct ledger_backend *be = l->be;
+	char *keep_name = text_fmt(be->keep_existing, "name", "name");
+	char *keep_key = text_fmt(be->keep_existing, "key_digest", "key_digest");
+
+	l->sql[SQL_META] = text_fmt("CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+				    "value VARCHAR(255) NOT NULL)%s",
+				    be->table_options);
+	l->sql[SQL_KEYS] = text_fmt("CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, "
+				    "fields %s NOT NULL)%s",
+				    be->long_text, be->table_options);
+	l->sql[SQL_CASES] = text_fmt(
+		"CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, "
+		"experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, "
+		"key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) NOT NULL, "
+		"powercontext_commit VARCHAR(255), "
+		"verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), "
+		"UNIQUE (workload_id, key_digest, finished_at, id))%s",
+		be->id_column, be->table_options);
+	l->sql[SQL_VALUES] = text_fmt(
+		"CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, "
+		"experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT NULL, "
+		"name VARCHAR(255) NOT NULL, value_json %s NOT NULL, value_number DOUBLE, reason %s, "
+		"PRIMARY KEY (run_id, experiment, kind, seq))%s",
+		be->long_text, be->long_text, be->table_options);
+	l->sql[SQL_VERSION_PUT] =
+		text_fmt("INSERT INTO pc_e2e_meta (name, value) VALUES ('schema_version', ?)%s", keep_name);
+	l->sql[SQL_KEY_PUT] = text_fmt("INSERT INTO pc_e2e_keys (key_digest, fields) VALUES (?, ?)%s", keep_key);
+	free(keep_name);
+	free(keep_key);
+}
 
 static const char sql_version_get[] = "SELECT value FROM pc_e2e_meta WHERE name = 'schema_version'";
 static const char sql_values_delete[] = "DELETE FROM pc_e2e_values WHERE run_id = ? AND experiment = ?";
@@ -261,12 +282,7 @@ struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
 	memset(l, 0, sizeof *l);
 	l->be = u->kind == LEDGER_SQLITE ? &ledger_sqlite : &ledger_mariadb;
 	l->shown = pc_xstrdup(u->shown);
-	for (int i = 0; i < SQL_COMPOSED; i++)
-		l->sql[i] = text_fmt(sql_templates[i],
-				     i == SQL_CASES         ? l->be->id_column
-				     : i >= SQL_VERSION_PUT ? l->be->insert_ignore
-							    : l->be->table_options,
-				     l->be->table_options);
+	compose(l);
 	if (!(l->db = l->be->open(u, e)) || schema(l, e) != 0) {
 		failed(l, e);
 		ledger_close(l);
@@ -328,6 +344,21 @@ struct record_pass {
 	int rc; /* 0, -1 or LEDGER_RETRY after the first failure */
 };
 
+/* The longest run id, experiment, workload id, PowerContext commit and
+ * value name (VARCHAR(255)) and time (VARCHAR(64)) the ledger keeps, in
+ * bytes.  Checked here so that both backends refuse the same input alike:
+ * MariaDB refuses a longer one, SQLite would store it. */
+#define KEY_MAX  255
+#define TIME_MAX 64
+
+/* 0, or -1 when s (borrowed; a string or not there) is over max bytes. */
+static int fits(jv s, int max, const char *field, struct pc_err *e)
+{
+	int n = jv_get_kind(s) == JV_KIND_STRING ? jv_string_length_bytes(jv_copy(s)) : 0;
+
+	return n <= max ? 0 : pc_fail(e, "%s is %d bytes long, over the %d the ledger keeps", field, n, max);
+}
+
 /* A value as SQL can compare it: numbers, and booleans as 1 and 0. */
 static jv number_of(jv v)
 {
@@ -351,6 +382,8 @@ static int record_values(struct record_pass *r, const struct report_case *c, jv 
 		jv reason = bare ? jv_null() : jv_object_get(jv_copy(entry), jv_string("reason"));
 		if (!jv_is_valid(reason))
 			reason = jv_null();
+		if (rc == 0)
+			rc = fits(name, KEY_MAX, "the name of one of its values", r->e);
 		if (rc == 0)
 			rc = r->l->be->exec(r->l->db, sql_value_put,
 					    JV_ARRAY(jv_copy(run_id), jv_string(c->experiment), jv_string(kind),
@@ -391,9 +424,24 @@ static void record_case(void *ctx, const struct report_case *c)
 	}
 	if (jv_get_kind(finished) != JV_KIND_STRING)
 		finished = (jv_free(finished), jv_null());
+	jv experiment = jv_string(c->experiment), workload = jv_string(report_case_name(c));
+	r->rc = fits(run_id, KEY_MAX, "its attributes.run_id", r->e);
+	if (r->rc == 0)
+		r->rc = fits(experiment, KEY_MAX, "its experiment", r->e);
+	if (r->rc == 0)
+		r->rc = fits(workload, KEY_MAX, "its name (the workload id)", r->e);
+	if (r->rc == 0)
+		r->rc = fits(commit, KEY_MAX, "its attributes.commit", r->e);
+	if (r->rc == 0)
+		r->rc = fits(finished, TIME_MAX, "its attributes.finished_at", r->e);
+	jv_free(experiment);
+	jv_free(workload);
 	key_of(c, &k);
 	jv pair = JV_ARRAY(jv_copy(run_id), jv_string(c->experiment));
-	r->rc = be->exec(r->l->db, r->l->sql[SQL_KEY_PUT], JV_ARRAY(jv_string(k.digest), k.fields), r->e);
+	if (r->rc == 0)
+		r->rc = be->exec(r->l->db, r->l->sql[SQL_KEY_PUT], JV_ARRAY(jv_string(k.digest), k.fields), r->e);
+	else
+		jv_free(k.fields);
 	if (r->rc == 0)
 		r->rc = be->exec(r->l->db, sql_values_delete, jv_copy(pair), r->e);
 	if (r->rc == 0)
@@ -438,6 +486,18 @@ int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
 
 /* ---- the trend ---- */
 
+/* v (a verdict column) if it is a verdict's name, else "unknown": whoever
+ * can write to a shared ledger writes that column, and every format prints
+ * the trend's verdicts, the HTML page into attributes. */
+static jv known_verdict(jv v)
+{
+	for (int i = 0; i < VERDICTS; i++)
+		if (jv_get_kind(v) == JV_KIND_STRING && !strcmp(jv_string_value(v), verdict_name((enum verdict)i)))
+			return v;
+	jv_free(v);
+	return jv_string("unknown");
+}
+
 jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e)
 {
 	jv attrs = report_section(c, "attributes");
@@ -461,7 +521,7 @@ jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct 
 			id = jv_number_value(jv_array_get(jv_copy(row), 0));
 			run = JV_OBJECT(jv_string("run_id"), jv_array_get(jv_copy(row), 1),
 					jv_string("finished_at"), jv_array_get(jv_copy(row), 2),
-					jv_string("verdict"), jv_array_get(jv_copy(row), 3),
+					jv_string("verdict"), known_verdict(jv_array_get(jv_copy(row), 3)),
 					jv_string("scores"), jv_object());
 		}
 		jv name = jv_array_get(jv_copy(row), 4);

@@ -23,7 +23,10 @@ struct ledger_db;
 struct ledger_backend {
 	const char *id_column;     /* an auto-incremented integer primary key */
 	const char *table_options; /* after CREATE TABLE's closing parenthesis */
-	const char *insert_ignore; /* an INSERT that skips a row already there */
+	const char *long_text;     /* a column for JSON of any length */
+	/* After an INSERT, what keeps the row already there: a format given
+	 * the primary key's column twice. */
+	const char *keep_existing;
 	struct ledger_db *(*open)(const struct ledger_url *u, struct pc_err *e);
 	int (*exec)(struct ledger_db *db, const char *sql, jv params, struct pc_err *e);
 	/* The rows, each an array of the selected columns; invalid on error. */

@@ -296,7 +296,8 @@ static void my_close(struct ledger_db *d)
 const struct ledger_backend ledger_mariadb = {
 	.id_column = "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY",
 	.table_options = " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-	.insert_ignore = "INSERT IGNORE",
+	.long_text = "MEDIUMTEXT", /* TEXT holds 65,535 bytes */
+	.keep_existing = " ON DUPLICATE KEY UPDATE %s = %s",
 	.open = my_open,
 	.exec = my_exec,
 	.query = my_query,

@@ -184,7 +184,8 @@ static void sq_close(struct ledger_db *d)
 const struct ledger_backend ledger_sqlite = {
 	.id_column = "id INTEGER PRIMARY KEY AUTOINCREMENT",
 	.table_options = "",
-	.insert_ignore = "INSERT OR IGNORE",
+	.long_text = "TEXT",
+	.keep_existing = " ON CONFLICT (%s) DO NOTHING",
 	.open = sq_open,
 	.exec = sq_exec,
 	.query = sq_query,

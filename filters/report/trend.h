@@ -2,7 +2,9 @@
  *
  * A trend (struct report_case.trend) is an array, oldest first and the
  * current run last, of {run_id, finished_at, verdict, scores}; the ledger
- * builds it (ledger.h) and every format renders it from here.
+ * builds it (ledger.h) and every format renders it from here.  A verdict is
+ * one of verdict_name()'s or "unknown" (a ledger row that holds none of
+ * them), so it is safe to print anywhere.
  */
 #ifndef PC_REPORT_TREND_H
 #define PC_REPORT_TREND_H
@@ -19,7 +21,7 @@
 const char *trend_change(jv trend);
 
 /* The trend's verdicts as letters, oldest first: "A A F" (accepted, failed,
- * inconclusive, skipped: A F I S). */
+ * inconclusive, skipped, unknown: A F I S U). */
 void trend_add_letters(struct sbuf *b, jv trend);
 
 #endif
