@@ -171,6 +171,15 @@ sql() {
 	assert_line --index 1 "    trend: A F A (flaky)"
 }
 
+@test "an experiment is a series: a rescore under another prefix is no second point of the same run" {
+	record e1 1 accepted
+	record e2 2 failed
+	EDIT='.experiment = "offline:project-database-decision"' record e2 2 failed --trend --format text
+	assert_line --index 1 "    trend: F (new)"
+	record e3 3 failed --trend --format text
+	assert_line --index 1 "    trend: A F F (regression)"
+}
+
 @test "without --trend the report is the one without a ledger; the trend is in the json only with --trend" {
 	run_of r1 1 failed >"$T/r1.json"
 	for format in text markdown json junit; do
