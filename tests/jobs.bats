@@ -206,3 +206,31 @@ assert_no_worker_left() {
 	assert_peer_gone
 	assert_no_worker_left
 }
+
+@test "--jobs 2: a worker killed mid-workload takes down what it started, a Harbor CLI that ignores stop signals too" {
+	exec_select "$ID"
+	# a Harbor CLI only SIGKILL ends; a unique duration marks it (sleep takes no other argument)
+	local marker="300.$RANDOM$RANDOM" i workers left
+	mkdir -p "$T/stubborn-harbor/bin"
+	printf '#!/bin/sh\ntrap "" INT TERM HUP\nsleep %s\n' "$marker" >"$T/stubborn-harbor/bin/harbor"
+	chmod +x "$T/stubborn-harbor/bin/harbor"
+	export POWERCONTEXT_E2E_HARBOR=$T/stubborn-harbor
+	started_bg "$T/selection.jsonl" --runner harbor --agent true --jobs 2
+	for ((i = 0; i < 600; i++)); do
+		pgrep -f "sleep $marker" >/dev/null && break
+		sleep 0.1
+	done
+	workers=$(pgrep -P "$RUN_PID") || true
+	[[ $(wc -w <<<"$workers") == 1 ]] || fail "workers: $workers; $(cat "$T/stderr.txt")"
+	kill -KILL "$workers"
+	finished_bg
+	assert_exit 0
+	run rec '[.workload.id, .status, .errors]'
+	assert_output '["project-database-decision","failed",["the pc-run-bub worker process running this workload ended (signal 9 (Killed)) before writing its record"]]'
+	left=$(pgrep -f "sleep $marker") || true
+	[[ -z $left ]] || {
+		kill -KILL $left
+		fail "the killed worker's Harbor CLI outlived pc-run-bub: $left"
+	}
+	assert_no_worker_left
+}
