@@ -153,6 +153,28 @@ assert_no_worker_left() {
 	assert_no_worker_left
 }
 
+@test "--jobs 2: a worker stopped by another stop signal than pc-run-bub's ends its batch as a stop does, not as a death" {
+	select_ids "$T/batch.jsonl" "$ID" failure-policy-followup
+	exec_peer hang
+	started_bg "$T/batch.jsonl" --agent "$PEER_AGENT" --jobs 2 --failure-policy fail-fast
+	prompts_seen 1
+	local workers
+	workers=$(pgrep -P "$RUN_PID") || true
+	[[ $(wc -w <<<"$workers") == 1 ]] || fail "workers: $workers"
+	# SIGINT reaches the worker first, SIGTERM pc-run-bub while the worker
+	# still finishes its workload
+	kill -INT "$workers"
+	kill -TERM "$RUN_PID"
+	finished_bg
+	assert_exit 143
+	schema_ok e2e-run "$T/records.jsonl"
+	# the rest of the batch was never to run: no record, as without --jobs
+	run rec '[.workload.id, .status, .errors]'
+	assert_output '["project-database-decision","failed",["step capture: CancelledError: stopped waiting for session/prompt: pc-run-bub received SIGINT"]]'
+	assert_peer_gone
+	assert_no_worker_left
+}
+
 @test "--jobs 2: a worker killed mid-workload leaves it a failed record naming the signal; the other workload's record stands" {
 	select_ids "$T/two.jsonl" "$ID" failure-policy-followup
 	exec_peer echo PEER_DELAY_ON=OceanBase PEER_DELAY=100

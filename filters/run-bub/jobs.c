@@ -82,12 +82,14 @@ static void collect(struct pool *p, struct worker *w)
 }
 
 /* Whether a worker ended as a stop asked: its workload's record written,
- * the rest of its unit not run. */
+ * the rest of its unit not run.  Its stop may be another than the parent's
+ * (SIGINT sent to it, SIGTERM to the parent), and its exit says which. */
 static int stopped_cleanly(int status)
 {
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 
-	return proc_stop_signal() && (code == 0 || code == 128 + proc_stop_signal());
+	return proc_stop_signal() &&
+	       (code == 0 || code == 128 + SIGINT || code == 128 + SIGTERM || code == 128 + SIGHUP);
 }
 
 static void release(struct worker *w)
