@@ -158,13 +158,19 @@ assert_no_worker_left() {
 	exec_peer hang
 	started_bg "$T/batch.jsonl" --agent "$PEER_AGENT" --jobs 2 --failure-policy fail-fast
 	prompts_seen 1
-	local workers
-	workers=$(pgrep -P "$RUN_PID") || true
-	[[ $(wc -w <<<"$workers") == 1 ]] || fail "workers: $workers"
-	# SIGINT reaches the worker first, SIGTERM pc-run-bub while the worker
-	# still finishes its workload
-	kill -INT "$workers"
+	local i worker
+	worker=$(pgrep -P "$RUN_PID") || true
+	[[ $(wc -w <<<"$worker") == 1 ]] || fail "workers: $worker"
+	# the worker stops on SIGINT and ends before pc-run-bub, held stopped,
+	# can pass it a SIGTERM of its own or reap it
+	kill -STOP "$RUN_PID"
+	kill -INT "$worker"
+	for ((i = 0; i < 600; i++)); do
+		[[ $(cut -d' ' -f3 "/proc/$worker/stat") == Z ]] && break
+		sleep 0.1
+	done
 	kill -TERM "$RUN_PID"
+	kill -CONT "$RUN_PID"
 	finished_bg
 	assert_exit 143
 	schema_ok e2e-run "$T/records.jsonl"
