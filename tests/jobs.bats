@@ -153,6 +153,34 @@ assert_no_worker_left() {
 	assert_no_worker_left
 }
 
+@test "--jobs 2: a worker stopped by another stop signal than pc-run-bub's ends its batch as a stop does, not as a death" {
+	select_ids "$T/batch.jsonl" "$ID" failure-policy-followup
+	exec_peer hang
+	started_bg "$T/batch.jsonl" --agent "$PEER_AGENT" --jobs 2 --failure-policy fail-fast
+	prompts_seen 1
+	local i worker
+	worker=$(pgrep -P "$RUN_PID") || true
+	[[ $(wc -w <<<"$worker") == 1 ]] || fail "workers: $worker"
+	# the worker stops on SIGINT and ends before pc-run-bub, held stopped,
+	# can pass it a SIGTERM of its own or reap it
+	kill -STOP "$RUN_PID"
+	kill -INT "$worker"
+	for ((i = 0; i < 600; i++)); do
+		[[ $(cut -d' ' -f3 "/proc/$worker/stat") == Z ]] && break
+		sleep 0.1
+	done
+	kill -TERM "$RUN_PID"
+	kill -CONT "$RUN_PID"
+	finished_bg
+	assert_exit 143
+	schema_ok e2e-run "$T/records.jsonl"
+	# the rest of the batch was never to run: no record, as without --jobs
+	run rec '[.workload.id, .status, .errors]'
+	assert_output '["project-database-decision","failed",["step capture: CancelledError: stopped waiting for session/prompt: pc-run-bub received SIGINT"]]'
+	assert_peer_gone
+	assert_no_worker_left
+}
+
 @test "--jobs 2: a worker killed mid-workload leaves it a failed record naming the signal; the other workload's record stands" {
 	select_ids "$T/two.jsonl" "$ID" failure-policy-followup
 	exec_peer echo PEER_DELAY_ON=OceanBase PEER_DELAY=100
@@ -204,5 +232,33 @@ assert_no_worker_left() {
 	assert_exit 1
 	assert_stderr_contains "pc-run-bub: write error"
 	assert_peer_gone
+	assert_no_worker_left
+}
+
+@test "--jobs 2: a worker killed mid-workload takes down what it started, a Harbor CLI that ignores stop signals too" {
+	exec_select "$ID"
+	# a Harbor CLI only SIGKILL ends; a unique duration marks it (sleep takes no other argument)
+	local marker="300.$RANDOM$RANDOM" i workers left
+	mkdir -p "$T/stubborn-harbor/bin"
+	printf '#!/bin/sh\ntrap "" INT TERM HUP\nsleep %s\n' "$marker" >"$T/stubborn-harbor/bin/harbor"
+	chmod +x "$T/stubborn-harbor/bin/harbor"
+	export POWERCONTEXT_E2E_HARBOR=$T/stubborn-harbor
+	started_bg "$T/selection.jsonl" --runner harbor --agent true --jobs 2
+	for ((i = 0; i < 600; i++)); do
+		pgrep -f "sleep $marker" >/dev/null && break
+		sleep 0.1
+	done
+	workers=$(pgrep -P "$RUN_PID") || true
+	[[ $(wc -w <<<"$workers") == 1 ]] || fail "workers: $workers; $(cat "$T/stderr.txt")"
+	kill -KILL "$workers"
+	finished_bg
+	assert_exit 0
+	run rec '[.workload.id, .status, .errors]'
+	assert_output '["project-database-decision","failed",["the pc-run-bub worker process running this workload ended (signal 9 (Killed)) before writing its record"]]'
+	left=$(pgrep -f "sleep $marker") || true
+	[[ -z $left ]] || {
+		kill -KILL $left
+		fail "the killed worker's Harbor CLI outlived pc-run-bub: $left"
+	}
 	assert_no_worker_left
 }

@@ -1,9 +1,11 @@
 #include "proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -204,6 +206,57 @@ void proc_signal(struct proc *p, int sig, long grace_ms)
 void proc_kill(struct proc *p, long grace_ms)
 {
 	proc_signal(p, SIGTERM, grace_ms);
+}
+
+/* Sends sig (0: none) to the process group of every live process of session
+ * sid, reaping the caller's children among its dead; how many live ones. */
+static int signal_session(pid_t sid, int sig)
+{
+	DIR *d = opendir("/proc");
+	int live = 0;
+
+	if (!d)
+		return 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		char path[64], stat[512], state;
+		int pid = atoi(de->d_name), ppid, pgrp, session;
+		FILE *f;
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/stat", pid);
+		if (!(f = fopen(path, "re")))
+			continue;
+		size_t got = fread(stat, 1, sizeof stat - 1, f);
+		fclose(f);
+		stat[got] = '\0';
+		/* the command name, in parentheses, may hold anything but its end */
+		char *end = strrchr(stat, ')');
+		if (!end || sscanf(end + 1, " %c %d %d %d", &state, &ppid, &pgrp, &session) != 4 || session != sid)
+			continue;
+		if (state == 'Z' || state == 'X') {
+			if (ppid == getpid())
+				waitpid(pid, NULL, WNOHANG);
+			continue;
+		}
+		live++;
+		if (sig)
+			kill(-pgrp, sig);
+	}
+	closedir(d);
+	return live;
+}
+
+void proc_end_session(pid_t sid, long grace_ms)
+{
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	long long deadline = proc_now_ms() + grace_ms;
+
+	if (!signal_session(sid, SIGTERM))
+		return;
+	while (signal_session(sid, 0) && proc_now_ms() < deadline)
+		nanosleep(&pause, NULL);
+	while (signal_session(sid, SIGKILL))
+		nanosleep(&pause, NULL);
 }
 
 void proc_close(struct proc *p)

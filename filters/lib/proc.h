@@ -52,6 +52,12 @@ void proc_kill(struct proc *p, long grace_ms);
 /* The same with another first signal (SIGINT: a Python child's cancellation). */
 void proc_signal(struct proc *p, int sig, long grace_ms);
 
+/* End what is left of session sid (a process that called setsid, since
+ * ended): SIGTERM its process groups, SIGKILL after grace_ms, and return
+ * once none of its processes runs; the caller's children among them (a
+ * child subreaper's orphans) are reaped. */
+void proc_end_session(pid_t sid, long grace_ms);
+
 /* Close the pipes (idempotent). */
 void proc_close(struct proc *p);
 

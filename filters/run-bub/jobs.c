@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,12 +82,14 @@ static void collect(struct pool *p, struct worker *w)
 }
 
 /* Whether a worker ended as a stop asked: its workload's record written,
- * the rest of its unit not run. */
+ * the rest of its unit not run.  Its stop may be another than the parent's
+ * (SIGINT sent to it, SIGTERM to the parent), and its exit says which. */
 static int stopped_cleanly(int status)
 {
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 
-	return proc_stop_signal() && (code == 0 || code == 128 + proc_stop_signal());
+	return proc_stop_signal() &&
+	       (code == 0 || code == 128 + SIGINT || code == 128 + SIGTERM || code == 128 + SIGHUP);
 }
 
 static void release(struct worker *w)
@@ -96,13 +99,16 @@ static void release(struct worker *w)
 	memset(w, 0, sizeof *w);
 }
 
-/* A worker that has ended: what it wrote, and the records it still owed. */
+/* A worker that has ended: what it wrote, and the records it still owed.
+ * What it started and left behind (all of it, if it was killed) is ended
+ * too: its session, with the grace period a child gets after SIGTERM. */
 static void reap(struct pool *p, struct worker *w)
 {
 	int status;
 
 	if (waitpid(w->pid, &status, WNOHANG) != w->pid)
 		return;
+	proc_end_session(w->pid, 2000);
 	collect(p, w);
 	int owed = w->owed;
 	release(w);
@@ -175,6 +181,8 @@ static int start(struct pool *p, struct worker *w, int unit)
 		return 0;
 	}
 	if (pid == 0) {
+		/* its session holds all it starts, for the parent to end if it dies */
+		setsid();
 		close(fds[0]);
 		dup2(fds[1], STDOUT_FILENO);
 		close(fds[1]);
@@ -212,6 +220,8 @@ int jobs_run(const struct jobs *j, int *worker, struct pc_err *e)
 	/* a reader gone is a write error to stop the workers on, not a death
 	 * that would leave them running */
 	signal(SIGPIPE, SIG_IGN);
+	/* a dead worker's orphans come here, to be ended and reaped */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	p.w = pc_xmalloc((size_t)j->max * sizeof *p.w);
 	memset(p.w, 0, (size_t)j->max * sizeof *p.w);
 	p.lines = pc_xmalloc((size_t)j->n * sizeof *p.lines);

@@ -10,6 +10,8 @@
  * running worker, which finishes its workload as a lone pc-run-bub does, and
  * no unit starts after it.  A worker that dies leaves the workload it owed a
  * failed record naming how it ended, and the rest of its batch skipped.
+ * Each worker is a session of its own, whose leftovers the parent (their
+ * child subreaper) ends and reaps when the worker ends.
  */
 #ifndef PC_RUN_BUB_JOBS_H
 #define PC_RUN_BUB_JOBS_H
