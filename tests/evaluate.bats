@@ -1019,7 +1019,7 @@ print(urllib.parse.quote(s, safe="").lower())')
 	schema_ok e2e-evaluation "$T/stdout.jsonl"
 	run jq -r '.cases[0].assertions.collection_completed.reason' "$T/stdout.jsonl"
 	assert_output "visible-value; EMPTY"
-	! grep -F '[REDACTED]' "$T/stdout.jsonl"
+	run ! grep -F '[REDACTED]' "$T/stdout.jsonl"
 }
 
 @test "a provider's API key of 8 bytes or more is a secret" {

@@ -574,7 +574,7 @@ skipped      wl-skip-expected
 	assert_status 3
 	assert_line "    FAIL collection_completed: token [REDACTED] leaked"
 	refute_output --partial sk-report-secret
-	! grep -F sk-report-secret "$T/out/wl-incon/report.md"
+	run ! grep -F sk-report-secret "$T/out/wl-incon/report.md"
 	grep -F '[FAIL] collection_completed — token [REDACTED] leaked' "$T/out/wl-incon/report.md"
 }
 
@@ -584,7 +584,7 @@ skipped      wl-skip-expected
 	OPENAI_API_KEY=sk-provider-0123456789 run --separate-stderr pc-report --format text --output "$T/out" <"$T/in.jsonl"
 	assert_status 3
 	assert_line "    FAIL collection_completed: key [REDACTED] leaked; EMPTY"
-	! grep -rF sk-provider-0123456789 "$T/out"
+	run ! grep -rF sk-provider-0123456789 "$T/out"
 	# regression: OPENAI_API_KEY=EMPTY (a local model server's placeholder) blanked every "EMPTY"
 	# and a one-letter key every such letter, in every sink
 	OPENAI_API_KEY=EMPTY DAYTONA_API_KEY=k run --separate-stderr pc-report --format text <"$T/in.jsonl"
