@@ -220,7 +220,9 @@ static const char sql_case_put[] =
 static const char sql_value_put[] =
 	"INSERT INTO pc_e2e_values (run_id, experiment, kind, seq, name, value_json, value_number, reason) "
 	"VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-/* The runs of a case's workload and key up to the case's own run (the
+/* The runs of a case's workload, key and experiment up to the case's own
+ * run (an experiment is a series: `make rescore`'s offline evaluations of
+ * the same runs are not more runs of e2e's) (the
  * newest first, so LIMIT keeps the last ones), turned oldest first with
  * their scores.  Up to its own run: a rescore of an older run shows the
  * trend as it stood then, and every trend ends with the case it is for. */
@@ -228,6 +230,7 @@ static const char sql_trend[] =
 	"SELECT c.id, c.run_id, c.finished_at, c.verdict, v.name, v.value_number FROM "
 	"(SELECT h.id, h.run_id, h.experiment, h.finished_at, h.verdict FROM pc_e2e_cases h "
 	"JOIN pc_e2e_cases cur ON h.workload_id = cur.workload_id AND h.key_digest = cur.key_digest "
+	"AND h.experiment = cur.experiment "
 	"WHERE cur.run_id = ? AND cur.experiment = ? AND (h.finished_at < cur.finished_at "
 	"OR (h.finished_at IS NULL AND cur.finished_at IS NOT NULL) "
 	"OR ((h.finished_at = cur.finished_at OR (h.finished_at IS NULL AND cur.finished_at IS NULL)) "
