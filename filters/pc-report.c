@@ -487,14 +487,6 @@ static FILE *open_spool(struct pc_err *e)
 	return f;
 }
 
-static void spool_line(FILE *spool, jv entry)
-{
-	jv line = jv_dump_string(entry, 0);
-
-	fprintf(spool, "%s\n", jv_string_value(line));
-	jv_free(line);
-}
-
 /* The first pass: validate, judge and count every case, and spool it. */
 static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, int check_names)
 {
@@ -513,9 +505,8 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		if (check_names && !cs->bad_name && shape_check_id(name, why, sizeof why) != 0)
 			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)", jv_string_value(name), why);
 		/* the verdict judged here, and the name as given, travel with it */
-		spool_line(cs->spool, JV_OBJECT(jv_string("experiment"), redact_jv(red, jv_string(experiment)),
-						jv_string("case"), redact_jv(red, kase), jv_string("dir"), name,
-						jv_string("verdict"), jv_number(v)));
+		report_spool(cs->spool, redact_jv(red, jv_string(experiment)), redact_jv(red, kase), name, v,
+			     jv_null());
 	}
 	jv_free(list);
 }
@@ -582,10 +573,8 @@ static void trend_case(void *ctx, const struct report_case *c)
 		jv_free(trend);
 		return;
 	}
-	spool_line(t->spool, JV_OBJECT(jv_string("experiment"), jv_string(c->experiment),
-				       jv_string("case"), jv_copy(c->kase),
-				       jv_string("dir"), c->dir ? jv_string(c->dir) : jv_null(),
-				       jv_string("verdict"), jv_number(c->verdict), jv_string("trend"), trend));
+	report_spool(t->spool, jv_string(c->experiment), jv_copy(c->kase), c->dir ? jv_string(c->dir) : jv_null(),
+		     c->verdict, trend);
 }
 
 /* Record the cases; with --trend, spool them again with their trends (the

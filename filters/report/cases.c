@@ -5,6 +5,21 @@
 #include "json.h"
 #include "report.h"
 
+void report_spool(FILE *spool, jv experiment, jv kase, jv dir, enum verdict v, jv trend)
+{
+	jv entry = JV_OBJECT(jv_string("experiment"), experiment, jv_string("case"), kase, jv_string("dir"), dir,
+			     jv_string("verdict"), jv_number(v));
+	jv line;
+
+	if (jv_get_kind(trend) == JV_KIND_NULL)
+		jv_free(trend);
+	else
+		entry = jv_object_set(entry, jv_string("trend"), trend);
+	line = jv_dump_string(entry, 0);
+	fprintf(spool, "%s\n", jv_string_value(line));
+	jv_free(line);
+}
+
 void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c), void *ctx)
 {
 	char *line = NULL;

@@ -34,6 +34,10 @@ struct cases {
 	int read_failed; /* the spool could not be read back */
 };
 
+/* Spool one case as report_each_case reads it back: experiment, kase, dir
+ * (a string or null) and trend (an array, or null for none) are consumed. */
+void report_spool(FILE *spool, jv experiment, jv kase, jv dir, enum verdict v, jv trend);
+
 /* One pass over the spooled cases, in input order: fn gets each (borrowed). */
 void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c), void *ctx);
 
