@@ -29,20 +29,21 @@ ALL_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -DPC_VERSION='"$(VERSION)"' \
 LIBS      = $(shell $(PKG_CONFIG) --libs $(PKGS)) $(JQ_LIBS) -lm
 
 FILTERS   = pc-select pc-run-bub pc-normalize pc-evaluate pc-report
+# Each filter pc-NAME is built from its own folder filters/NAME/ (its main
+# pc-NAME.c and its private modules) and filters/lib/ (what two or more
+# filters share).  Headers are found in the source's own folder and lib/.
 LIB_SRC   = $(wildcard filters/lib/*.c)
 LIB_HDR   = $(wildcard filters/lib/*.h)
+FILTER_SRC = $(wildcard $(FILTERS:pc-%=filters/%/*.c))
+FILTER_HDR = $(wildcard $(FILTERS:pc-%=filters/%/*.h))
 
 BUILD    ?= build/release
 BIN      ?= bin
-LIB_OBJ   = $(LIB_SRC:filters/lib/%.c=$(BUILD)/lib/%.o)
-# pc-run-bub's own parts: its runners and agent resolution.
-RUN_BUB_SRC = $(wildcard filters/run-bub/*.c)
-RUN_BUB_HDR = $(wildcard filters/run-bub/*.h)
-RUN_BUB_OBJ = $(RUN_BUB_SRC:filters/run-bub/%.c=$(BUILD)/run-bub/%.o)
-# pc-report's own parts: the spooled cases, its formats and its ledger.
-REPORT_SRC = $(wildcard filters/report/*.c)
-REPORT_HDR = $(wildcard filters/report/*.h)
-REPORT_OBJ = $(REPORT_SRC:filters/report/%.c=$(BUILD)/report/%.o)
+LIB_OBJ   = $(LIB_SRC:filters/%.c=$(BUILD)/%.o)
+# objects_of NAME: the objects of filters/NAME/, main included.
+objects_of = $(patsubst filters/%.c,$(BUILD)/%.o,$(wildcard filters/$(1)/*.c))
+# private_objects_of NAME: the same without its main (what a fuzz target links).
+private_objects_of = $(filter-out $(BUILD)/$(1)/pc-$(1).o,$(call objects_of,$(1)))
 
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -54,13 +55,15 @@ TESTS    ?= tests
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS  = documents manifest toml
+# What each target links beside filters/lib/: the filter module it feeds.
+FUZZ_OBJ_manifest = $(call private_objects_of,select)
+FUZZ_OBJ_toml     = $(BUILD)/run-bub/toml.o
 FUZZ_FLAGS    = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
 
 SHELLCHECK   ?= shellcheck
 CLANG_FORMAT ?= clang-format
 # The C that .clang-format governs.
-LINT_C    = $(wildcard filters/*.c tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(RUN_BUB_SRC) $(RUN_BUB_HDR) \
-	$(REPORT_SRC) $(REPORT_HDR)
+LINT_C    = $(wildcard tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(FILTER_SRC) $(FILTER_HDR)
 
 .SECONDARY:
 
@@ -71,31 +74,15 @@ all: $(FILTERS:%=$(BIN)/%)
 # V=1 shows the full command lines.
 Q = $(if $(V),,@)
 
-$(BUILD)/lib/%.o: filters/lib/%.c $(LIB_HDR)
+$(BUILD)/%.o: filters/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -Ifilters/lib -c -o $@ $<
 
-$(BUILD)/run-bub/%.o: filters/run-bub/%.c $(LIB_HDR) $(RUN_BUB_HDR)
-	@mkdir -p $(dir $@)
-	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -c -o $@ $<
+-include $(LIB_OBJ:.o=.d) $(FILTER_SRC:filters/%.c=$(BUILD)/%.d)
 
-$(BUILD)/report/%.o: filters/report/%.c $(LIB_HDR) $(REPORT_HDR)
-	@mkdir -p $(dir $@)
-	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -c -o $@ $<
-
-$(BUILD)/%.o: filters/%.c $(LIB_HDR) $(RUN_BUB_HDR) $(REPORT_HDR)
-	@mkdir -p $(dir $@)
-	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/run-bub -Ifilters/report -c -o $@ $<
-
-# A filter with parts of its own links them too.
-$(BIN)/pc-run-bub: $(RUN_BUB_OBJ)
-$(BIN)/pc-report: $(REPORT_OBJ)
-
-$(BIN)/%: $(BUILD)/%.o $(LIB_OBJ)
+.SECONDEXPANSION:
+$(BIN)/pc-%: $$(call objects_of,$$*) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
@@ -169,10 +156,11 @@ lint:
 	exit $$rc
 
 # Built with BUILD=build/fuzz by the fuzz target below.
-$(BUILD)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-input.h $(LIB_OBJ)
+$(BUILD)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-input.h $(LIB_OBJ) $$(FUZZ_OBJ_$$*)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  FUZZ    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/select -Ifilters/run-bub -fsanitize=fuzzer -o $@ $< \
+		$(filter %.o,$^) $(LDFLAGS) $(LIBS)
 
 # libjq 1.6's parser leaks on a text with two values and no separator
 # (["a" "b"]), so the document target runs without leak detection; the

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harbor.h"
+#include "clock.h"
 #include "hash.h"
 #include "json.h"
 #include "ledger.h"
@@ -342,7 +342,7 @@ static void key_of(const struct report_case *c, struct key *k)
 
 struct record_pass {
 	struct ledger *l;
-	char now[40];
+	char now[CLOCK_UTC_LEN];
 	struct pc_err *e;
 	int rc; /* 0, -1 or LEDGER_RETRY after the first failure */
 };
@@ -470,7 +470,7 @@ int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
 {
 	struct record_pass r = { l, { 0 }, e, LEDGER_RETRY };
 
-	harbor_now(r.now);
+	clock_utc_now(r.now);
 	for (int attempt = 0; attempt < ATTEMPTS && r.rc == LEDGER_RETRY; attempt++) {
 		r.rc = l->be->begin(l->db, e);
 		if (r.rc == 0)

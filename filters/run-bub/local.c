@@ -13,6 +13,7 @@
 
 #include "acp.h"
 #include "agent.h"
+#include "clock.h"
 #include "harbor.h"
 #include "hash.h"
 #include "io.h"
@@ -76,9 +77,9 @@ static char *read_instruction(const char *path, struct pc_err *e)
 
 static jv exception_info(const char *type, const char *message)
 {
-	char now[40];
+	char now[CLOCK_UTC_LEN];
 
-	harbor_now(now);
+	clock_utc_now(now);
 	return JV_OBJECT(jv_string("exception_type"), jv_string(type),
 			 jv_string("exception_message"), jv_string(message),
 			 jv_string("exception_traceback"), jv_null(),
@@ -87,9 +88,9 @@ static jv exception_info(const char *type, const char *message)
 
 static jv timing(const char *started)
 {
-	char now[40];
+	char now[CLOCK_UTC_LEN];
 
-	harbor_now(now);
+	clock_utc_now(now);
 	return JV_OBJECT(jv_string("started_at"), jv_string(started),
 			 jv_string("finished_at"), jv_string(now));
 }
@@ -424,10 +425,10 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 	struct step_paths sp;
 	struct pc_err e;
 	jv exception = jv_null(), agent_result = jv_null(), verifier_result = jv_null();
-	char started[40], vstarted[40];
+	char started[CLOCK_UTC_LEN], vstarted[CLOCK_UTC_LEN];
 
 	step_paths_init(&sp, r, name);
-	harbor_now(started);
+	clock_utc_now(started);
 	run_progress(r, "step %s", name);
 	char *ipath = text_fmt("%s/steps/%s/instruction.md", task_dir, name);
 	char *instruction = NULL;
@@ -437,7 +438,7 @@ static jv run_step(struct run *r, const char *task_dir, jv task_toml, jv step, i
 	else
 		agent_result = run_agent(r, &sp, instruction, run_agent_timeout(r, task_toml, step), &exception);
 	jv agent_timing = timing(started);
-	harbor_now(vstarted);
+	clock_utc_now(vstarted);
 	/* stopped: what ran is recorded, nothing more is started, and a step
 	 * whose verifier never ran did not complete */
 	if (instruction && proc_stop_signal() && jv_get_kind(exception) == JV_KIND_NULL) {
@@ -522,10 +523,10 @@ static void run_trial(struct run *r, const char *task_dir)
 	struct pc_err e;
 	char *toml_path = io_join(task_dir, "task.toml");
 	jv task_toml, steps, results;
-	char started[40], job_id[37], trial_id[37];
+	char started[CLOCK_UTC_LEN], job_id[37], trial_id[37];
 	int stop = 0;
 
-	harbor_now(started);
+	clock_utc_now(started);
 	harbor_uuid(job_id);
 	harbor_uuid(trial_id);
 	if (harbor_task_checksum(task_dir, checksum, &e) != 0 || toml_load(toml_path, &task_toml, &e) != 0) {
@@ -582,8 +583,8 @@ static void run_trial(struct run *r, const char *task_dir)
 								    : JV_OBJECT(jv_string("rewards"), rewards));
 	result = jv_object_set(result, jv_string("exception_info"), jv_null());
 	result = jv_object_set(result, jv_string("started_at"), jv_string(started));
-	char finished[40];
-	harbor_now(finished);
+	char finished[CLOCK_UTC_LEN];
+	clock_utc_now(finished);
 	result = jv_object_set(result, jv_string("finished_at"), jv_string(finished));
 	result = jv_object_set(result, jv_string("environment_setup"), timing(started));
 	result = jv_object_set(result, jv_string("agent_setup"), timing(started));

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "clock.h"
 #include "docs.h"
 #include "harbor.h"
 #include "hash.h"
@@ -315,11 +316,11 @@ static int workload_model(const struct options *o, jv workload, char **model, st
 static jv run_record(const struct run *r, const char *commit, const char *status,
 		     const char *started, jv powercontext)
 {
-	char finished[40];
+	char finished[CLOCK_UTC_LEN];
 	jv versions = adapter_versions(r);
 	const char *database = getenv("POWERCONTEXT_E2E_DATABASE");
 
-	harbor_now(finished);
+	clock_utc_now(finished);
 	jv record = JV_OBJECT(
 		jv_string("schema"), jv_string(SCHEMA_RUN),
 		jv_string("run_id"), jv_string(r->run_id),
@@ -370,7 +371,7 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	const char *id = json_str(r->workload, "id");
 	jv evaluation = json_get(r->workload, "evaluation");
 	int memory = docs_evaluation_kind(evaluation) == EVALUATION_MEMORY;
-	char started[40];
+	char started[CLOCK_UTC_LEN];
 	jv readiness = jv_null(), before = jv_null(), after = jv_null(), probes = jv_array();
 	struct pc_err e;
 
@@ -382,7 +383,7 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
 	r->agent_info = jv_null();
 	r->rewards = jv_null();
 	r->started_ms = proc_now_ms();
-	harbor_now(started);
+	clock_utc_now(started);
 	run_progress(r, "run %s", r->run_id);
 	if (workload_model(r->opt, r->workload, &r->agent_model, &e) != 0)
 		run_error(r, "the workload's model: %s", e.msg);
@@ -423,7 +424,7 @@ static jv run_workload(struct run *r, const char *outdir, const char *commit)
  * than its selection: no job, no Server answers, and the record says so. */
 static jv unrun_workload(struct run *r, const char *commit, const char *why)
 {
-	char started[40];
+	char started[CLOCK_UTC_LEN];
 
 	new_run_id(r);
 	r->started_ms = proc_now_ms();
@@ -435,7 +436,7 @@ static jv unrun_workload(struct run *r, const char *commit, const char *why)
 		run_error(r, "the workload's model: %s", e.msg);
 	if (why)
 		run_error(r, "%s", why);
-	harbor_now(started);
+	clock_utc_now(started);
 	if (why)
 		run_progress(r, "failed: %s", why);
 	else

@@ -19,9 +19,6 @@ void harbor_uuid(char out[37]);
 /* "<short task name>__<7 ShortUUID chars>" */
 char *harbor_trial_name(const char *task_name);
 
-/* UTC now as RFC 3339 with microseconds and "Z". */
-void harbor_now(char out[40]);
-
 /* Rewards of a verifier dir: reward.json, else reward.txt; -1 with the
  * Harbor exception type in *type (RewardFileNotFoundError, …). */
 int harbor_read_rewards(const char *verifier_dir, jv *rewards,

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,19 +68,6 @@ char *harbor_trial_name(const char *task_name)
 		suffix[i] = alphabet[rnd[i] % (sizeof alphabet - 1)];
 	suffix[7] = '\0';
 	return text_fmt("%s__%s", shortname, suffix);
-}
-
-void harbor_now(char out[40])
-{
-	struct timeval tv;
-	struct tm tm;
-
-	char date[32];
-
-	gettimeofday(&tv, NULL);
-	gmtime_r(&tv.tv_sec, &tm);
-	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out, 40, "%.19s.%06dZ", date, (int)(tv.tv_usec % 1000000));
 }
 
 static int flat_number_map(jv v)
