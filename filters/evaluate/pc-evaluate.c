@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include "docs.h"
+#include "harbor_layout.h"
 #include "hash.h"
 #include "io.h"
 #include "json.h"
+#include "probe.h"
 #include "stage.h"
 #include "text.h"
 #include "verdict.h"
@@ -206,12 +208,12 @@ static int probe_forbidden(jv spec, jv probe)
 	jv content = json_at(probe, "prepared_context.content");
 	int matched = 0;
 
-	if (jv_array_length(jv_copy(forbidden)) == 0)
+	if (jv_get_kind(forbidden) != JV_KIND_ARRAY || jv_array_length(jv_copy(forbidden)) == 0)
 		matched = 0;
 	else if (jv_get_kind(recorded) != JV_KIND_NULL)
 		matched = jv_get_kind(recorded) == JV_KIND_TRUE;
-	else if (jv_get_kind(content) == JV_KIND_STRING)
-		matched = text_fragments_found(TEXT_FOLD_NFC, content, forbidden) > 0;
+	else
+		matched = probe_context_forbidden(spec, content);
 	jv_free(content);
 	jv_free(recorded);
 	jv_free(forbidden);
@@ -296,9 +298,9 @@ static int base_name_is(const char *path, const char *name)
 static void count_native(jv replay, struct facts *f)
 {
 	static const char *const required[] = {
-		"acp-events.jsonl",
-		"acp-summary.json",
-		"trajectory.json",
+		HARBOR_ACP_EVENTS_FILE,
+		HARBOR_ACP_SUMMARY_FILE,
+		HARBOR_TRAJECTORY_FILE,
 	};
 	jv artifacts = json_at(replay, "native_artifacts");
 	jv instructions = json_at(replay, "resolved_instructions");
@@ -308,7 +310,7 @@ static void count_native(jv replay, struct facts *f)
 		(void)i;
 		const char *name = json_str(art, "name");
 		names = jv_object_set(names, base_name(name), jv_true());
-		if (base_name_is(name, "acp-summary.json"))
+		if (base_name_is(name, HARBOR_ACP_SUMMARY_FILE))
 			summaries = jv_object_set(summaries, jv_string(name), jv_true());
 		jv_free(art);
 	}
@@ -550,7 +552,7 @@ static jv scores(jv replay, const struct facts *f)
 	jv_array_foreach(names, i, name) {
 		(void)i;
 		jv reward = jv_object_get(jv_copy(rewards), jv_copy(name));
-		jv key = jv_string_fmt("harbor_reward_%s", jv_string_value(name));
+		jv key = jv_string_fmt(DOCS_REWARD_SCORE_PREFIX "%s", jv_string_value(name));
 		s = jv_object_set(s, key, score(jv_number_value(reward)));
 		jv_free(reward);
 		jv_free(name);

@@ -83,6 +83,13 @@ static int is_artifact_token(jv v, char *why, size_t whylen)
 	return -1;
 }
 
+const char *docs_batch_name(const char *category)
+{
+	static const char prefix[] = "batch:";
+
+	return strncmp(category, prefix, sizeof prefix - 1) ? NULL : category + sizeof prefix - 1;
+}
+
 /* At most one "batch:<name>" category, its name an id: the workloads that
  * share it form one group for the failure policy. */
 static int batch_categories(jv categories, char *why, size_t whylen)
@@ -94,8 +101,9 @@ static int batch_categories(jv categories, char *why, size_t whylen)
 		(void)i;
 		const char *s = jv_string_value(c);
 		char ignored[8];
-		if (rc == 0 && !strncmp(s, "batch:", 6)) {
-			jv name = jv_string(s + 6);
+		const char *batch = docs_batch_name(s);
+		if (rc == 0 && batch) {
+			jv name = jv_string(batch);
 			if (shape_check_id(name, ignored, sizeof ignored) != 0) {
 				snprintf(why, whylen, "\"%s\": a batch name must match ^[a-z0-9][a-z0-9_-]*$", s);
 				rc = -1;

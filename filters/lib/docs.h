@@ -32,4 +32,11 @@ enum evaluation_kind {
 };
 enum evaluation_kind docs_evaluation_kind(jv evaluation);
 
+/* The group name of a "batch:<name>" category (a pointer into category), or
+ * NULL for any other category. */
+const char *docs_batch_name(const char *category);
+
+/* An evaluation's score for Harbor's reward NAME is "harbor_reward_NAME". */
+#define DOCS_REWARD_SCORE_PREFIX "harbor_reward_"
+
 #endif

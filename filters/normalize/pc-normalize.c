@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "docs.h"
+#include "harbor_layout.h"
 #include "hash.h"
 #include "io.h"
 #include "json.h"
@@ -93,7 +94,7 @@ static jv capture_records(const char *trial, jv *errors)
 
 static jv native_artifacts(const char *trial, jv *errors)
 {
-	static const char *const names[] = { "acp-summary.json", "acp-events.jsonl", "trajectory.json", NULL };
+	static const char *const names[] = { HARBOR_ACP_SUMMARY_FILE, HARBOR_ACP_EVENTS_FILE, HARBOR_TRAJECTORY_FILE, NULL };
 	jv files = io_find_files(trial, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
@@ -117,7 +118,7 @@ static jv native_artifacts(const char *trial, jv *errors)
 /* One per acp-summary.json with a non-blank instruction. */
 static jv resolved_instructions(const char *trial)
 {
-	static const char *const names[] = { "acp-summary.json", NULL };
+	static const char *const names[] = { HARBOR_ACP_SUMMARY_FILE, NULL };
 	jv files = io_find_files(trial, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
@@ -160,7 +161,7 @@ static jv str_or_null(jv v)
 
 static jv harbor_observation(jv record, const char *trial)
 {
-	char *result_path = io_join(trial, "result.json");
+	char *result_path = io_join(trial, HARBOR_RESULT_FILE);
 	jv job_dir = json_at(record, "job_dir");
 	jv result = jv_null(), job = jv_null();
 	struct pc_err e;
@@ -168,14 +169,14 @@ static jv harbor_observation(jv record, const char *trial)
 	if (json_read_file(result_path, &result, &e) != 0)
 		result = jv_object();
 	if (jv_get_kind(job_dir) == JV_KIND_STRING) {
-		char *jp = io_join(jv_string_value(job_dir), "result.json");
+		char *jp = io_join(jv_string_value(job_dir), HARBOR_RESULT_FILE);
 		if (json_read_file(jp, &job, &e) != 0)
 			job = jv_object();
 		free(jp);
 	} else
 		job = jv_object();
 	free(result_path);
-	jv rewards = json_at(result, "verifier_result.rewards");
+	jv rewards = json_at(result, HARBOR_REWARDS_PATH);
 	jv exception = json_at(result, "exception_info");
 	/* a trial runs one task here; batches merged into one trial would name
 	 * each task's own checksum */

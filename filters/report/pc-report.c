@@ -138,7 +138,7 @@ static char *rewards_text(const struct report_case *c)
 {
 	jv scores = report_section(c, "scores");
 	struct sbuf b = { 0 };
-	const char *prefix = "harbor_reward_";
+	const char *prefix = DOCS_REWARD_SCORE_PREFIX;
 
 	jv_object_foreach(scores, name, s) {
 		const char *n = jv_string_value(name);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harbor_layout.h"
 #include "io.h"
 #include "json.h"
 #include "text.h"
@@ -86,8 +87,8 @@ static int flat_number_map(jv v)
 int harbor_read_rewards(const char *verifier_dir, jv *rewards,
 			const char **type, struct pc_err *e)
 {
-	char *json_path = io_join(verifier_dir, "reward.json");
-	char *txt_path = io_join(verifier_dir, "reward.txt");
+	char *json_path = io_join(verifier_dir, HARBOR_REWARD_JSON_FILE);
+	char *txt_path = io_join(verifier_dir, HARBOR_REWARD_TXT_FILE);
 	int rc = 0;
 
 	if (access(json_path, F_OK) == 0) {
@@ -133,7 +134,7 @@ jv harbor_trial_rewards(jv step_results, const char *strategy)
 
 	jv_array_foreach(step_results, i, step) {
 		(void)i;
-		jv rewards = jv_getpath(jv_copy(step), JV_ARRAY(jv_string("verifier_result"), jv_string("rewards")));
+		jv rewards = json_at(step, HARBOR_REWARDS_PATH);
 		if (jv_get_kind(rewards) == JV_KIND_OBJECT) {
 			counted++;
 			jv_object_foreach(rewards, k, x) {
@@ -194,7 +195,7 @@ jv harbor_acp_summary(const char *instruction, jv initialize, jv session,
 	s = jv_object_set(s, jv_string("latest_usage_update"), jv_null());
 	s = jv_object_set(s, jv_string("latest_session_info_update"), jv_null());
 	s = jv_object_set(s, jv_string("permissions_requested"), jv_number(permissions_requested));
-	s = jv_object_set(s, jv_string("events_file"), jv_string("acp-events.jsonl"));
+	s = jv_object_set(s, jv_string("events_file"), jv_string(HARBOR_ACP_EVENTS_FILE));
 	return s;
 }
 

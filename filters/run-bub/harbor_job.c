@@ -20,6 +20,7 @@
 
 #include "agent.h"
 #include "harbor.h"
+#include "harbor_layout.h"
 #include "io.h"
 #include "json.h"
 #include "proc.h"
@@ -339,7 +340,7 @@ static void read_step(struct run *r, jv step, const char *name)
 	if (jv_get_kind(exception) == JV_KIND_OBJECT)
 		run_step_exception(r, name, exception);
 	note_agent(r, step);
-	if (r->gated && json_number_at(step, "verifier_result.rewards.reward", 0) < 1)
+	if (r->gated && json_number_at(step, HARBOR_REWARDS_PATH ".reward", 0) < 1)
 		r->gate_closed = 1;
 	jv_free(exception);
 }
@@ -349,7 +350,7 @@ static void read_step(struct run *r, jv step, const char *name)
 static void read_trial(struct run *r)
 {
 	struct pc_err e;
-	char *path = io_join(r->trial_dir, "result.json");
+	char *path = io_join(r->trial_dir, HARBOR_RESULT_FILE);
 	jv result;
 	int rc = json_read_file(path, &result, &e);
 
@@ -372,7 +373,7 @@ static void read_trial(struct run *r)
 	} else
 		read_step(r, result, "(trial)");
 	jv_free(steps);
-	jv rewards = json_at(result, "verifier_result.rewards");
+	jv rewards = json_at(result, HARBOR_REWARDS_PATH);
 	jv_free(r->rewards);
 	r->rewards = jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_null());
 	jv_free(result);

@@ -15,6 +15,7 @@
 #include "agent.h"
 #include "clock.h"
 #include "harbor.h"
+#include "harbor_layout.h"
 #include "hash.h"
 #include "io.h"
 #include "json.h"
@@ -260,7 +261,7 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	struct pc_err e;
 	char *acp_dir = text_fmt("%s/pc-acp-XXXXXX", io_tmpdir());
 	char **argv;
-	char *events = io_join(sp->agent, "acp-events.jsonl");
+	char *events = io_join(sp->agent, HARBOR_ACP_EVENTS_FILE);
 	char *stderr_path = io_join(sp->agent, "acp.txt");
 	jv init = jv_null(), session = jv_null(), response = jv_null();
 	const char *etype = NULL;
@@ -299,9 +300,9 @@ static jv run_agent(struct run *r, const struct step_paths *sp, const char *inst
 	struct pc_err we;
 	if (stopped || !had_updates)
 		jv_free(traj);
-	else if (harbor_write_json(sp->agent, "trajectory.json", traj, &we) != 0)
+	else if (harbor_write_json(sp->agent, HARBOR_TRAJECTORY_FILE, traj, &we) != 0)
 		run_error(r, "%s", we.msg);
-	if (!stopped && harbor_write_json(sp->agent, "acp-summary.json", jv_copy(summary), &we) != 0)
+	if (!stopped && harbor_write_json(sp->agent, HARBOR_ACP_SUMMARY_FILE, jv_copy(summary), &we) != 0)
 		run_error(r, "%s", we.msg);
 	if (stopped) {
 		jv_free(summary);
@@ -491,7 +492,7 @@ static jv trial_config(const struct run *r, const char *task_dir)
  * is below any minimum. */
 static int below_min_reward(jv result, jv min)
 {
-	jv rewards = json_at(result, "verifier_result.rewards"), gate;
+	jv rewards = json_at(result, HARBOR_REWARDS_PATH), gate;
 	int below = 0;
 
 	if (jv_get_kind(min) == JV_KIND_NUMBER)
@@ -536,7 +537,7 @@ static void run_trial(struct run *r, const char *task_dir)
 	}
 	free(toml_path);
 	results = jv_array();
-	if (harbor_write_json(r->trial_dir, "config.json", trial_config(r, task_dir), &e) != 0)
+	if (harbor_write_json(r->trial_dir, HARBOR_CONFIG_FILE, trial_config(r, task_dir), &e) != 0)
 		run_error(r, "%s", e.msg);
 	steps = jv_object_get(jv_copy(task_toml), jv_string("steps"));
 	if (jv_get_kind(steps) != JV_KIND_ARRAY || jv_array_length(jv_copy(steps)) == 0) {
@@ -591,12 +592,12 @@ static void run_trial(struct run *r, const char *task_dir)
 	result = jv_object_set(result, jv_string("agent_execution"), jv_null());
 	result = jv_object_set(result, jv_string("verifier"), jv_null());
 	result = jv_object_set(result, jv_string("step_results"), results);
-	if (harbor_write_json(r->trial_dir, "result.json", result, &e) != 0)
+	if (harbor_write_json(r->trial_dir, HARBOR_RESULT_FILE, result, &e) != 0)
 		run_error(r, "%s", e.msg);
 	jv job = JV_OBJECT(jv_string("id"), jv_string(job_id), jv_string("started_at"), jv_string(started),
 			   jv_string("updated_at"), jv_string(finished), jv_string("finished_at"), jv_string(finished),
 			   jv_string("n_total_trials"), jv_number(1));
-	if (harbor_write_json(r->job_dir, "result.json", job, &e) != 0)
+	if (harbor_write_json(r->job_dir, HARBOR_RESULT_FILE, job, &e) != 0)
 		run_error(r, "%s", e.msg);
 	free(uri);
 	jv_free(dataset);

@@ -26,6 +26,7 @@
 #include "jobs.h"
 #include "json.h"
 #include "pcclient.h"
+#include "probe.h"
 #include "proc.h"
 #include "run.h"
 #include "stage.h"
@@ -145,20 +146,15 @@ static jv adapter_versions(const struct run *r)
 	return out;
 }
 
-/* Whether a prepared response (borrowed) is ready context holding one of
- * the spec's forbidden fragments, compared as the evaluator compares them. */
+/* Whether a prepared response (borrowed) is ready context that the spec
+ * forbids. */
 static int forbidden_context_in(jv response, jv spec)
 {
-	jv forbidden = json_at(spec, "forbidden_context");
-	jv content = json_at(response, "content");
-	int matched = 0;
-
 	const char *status = json_str(response, "status");
+	jv content = json_at(response, "content");
+	int matched = status && !strcmp(status, "ready") && probe_context_forbidden(spec, content);
 
-	if (status && !strcmp(status, "ready") && jv_get_kind(content) == JV_KIND_STRING)
-		matched = text_fragments_found(TEXT_FOLD_NFC, content, forbidden) > 0;
 	jv_free(content);
-	jv_free(forbidden);
 	return matched;
 }
 
@@ -459,8 +455,8 @@ static const char *batch_of(jv workload)
 	jv_array_foreach(categories, i, c) {
 		(void)i;
 		/* the string lives on in workload */
-		if (!batch && !strncmp(jv_string_value(c), "batch:", 6))
-			batch = jv_string_value(c) + 6;
+		if (!batch)
+			batch = docs_batch_name(jv_string_value(c));
 		jv_free(c);
 	}
 	jv_free(categories);
