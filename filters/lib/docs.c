@@ -98,7 +98,6 @@ static int batch_categories(jv categories, char *why, size_t whylen)
 	int rc = 0;
 
 	jv_array_foreach(categories, i, c) {
-		(void)i;
 		const char *s = jv_string_value(c);
 		char ignored[8];
 		const char *batch = docs_batch_name(s);
@@ -179,7 +178,6 @@ static int unique_probe_ids(jv probes, char *why, size_t whylen)
 	int rc = 0;
 
 	jv_array_foreach(probes, i, probe) {
-		(void)i;
 		jv id = jv_object_get(probe, jv_string("id"));
 		if (rc == 0 && jv_get_kind(id) == JV_KIND_STRING) {
 			if (jv_object_has(jv_copy(seen), jv_copy(id))) {

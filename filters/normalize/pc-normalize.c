@@ -33,7 +33,6 @@ static jv capped_errors(jv errors)
 	jv out = jv_array();
 
 	jv_array_foreach(errors, i, msg) {
-		(void)i;
 		char *capped = text_cap(jv_string_value(msg), TEXT_ERROR_CAP);
 		out = jv_array_append(out, jv_string(capped));
 		free(capped);
@@ -56,7 +55,6 @@ static jv capture_records(const char *trial, jv *errors)
 	jv files = io_find_files(trial, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
-		(void)i;
 		char *full = io_join(trial, jv_string_value(rel));
 		FILE *f = fopen(full, "rb");
 		struct json_reader in;
@@ -98,7 +96,6 @@ static jv native_artifacts(const char *trial, jv *errors)
 	jv files = io_find_files(trial, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
-		(void)i;
 		char *full = io_join(trial, jv_string_value(rel)), hex[SHA256_HEX_LEN + 1];
 		long long size;
 		struct pc_err e;
@@ -122,7 +119,6 @@ static jv resolved_instructions(const char *trial)
 	jv files = io_find_files(trial, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
-		(void)i;
 		char *full = io_join(trial, jv_string_value(rel)), hex[SHA256_HEX_LEN + 1];
 		struct pc_err e;
 		jv summary;
@@ -208,7 +204,6 @@ static jv source_refs(jv refs, const char *name_key)
 
 	if (jv_get_kind(refs) == JV_KIND_ARRAY)
 		jv_array_foreach(refs, i, ref) {
-			(void)i;
 			out = jv_array_append(out, JV_OBJECT(jv_string("name"), json_get(ref, name_key),
 							     jv_string("source_id"), json_get(ref, "source_id")));
 			jv_free(ref);
@@ -245,7 +240,6 @@ static jv atomic_entry(jv entry)
 
 	if (jv_get_kind(artifacts) == JV_KIND_ARRAY)
 		jv_array_foreach(artifacts, i, a) {
-			(void)i;
 			refs = jv_array_append(refs, JV_OBJECT(jv_string("family"), json_get(a, "family"),
 							       jv_string("artifact_id"), json_get(a, "artifact_id"),
 							       jv_string("revision"), json_get(a, "revision")));
@@ -276,7 +270,6 @@ static jv snapshot(jv listing)
 
 	if (jv_get_kind(entries) == JV_KIND_ARRAY)
 		jv_array_foreach(entries, i, entry) {
-			(void)i;
 			int atomic = jv_get_kind(entry) == JV_KIND_OBJECT && jv_object_has(jv_copy(entry), jv_string("artifact"));
 			out = jv_array_append(out, atomic ? atomic_entry(entry) : legacy_entry(entry));
 		}
@@ -290,7 +283,6 @@ static jv probes(jv record)
 	jv calls = json_at(record, "powercontext.probes"), out = jv_array();
 
 	jv_array_foreach(calls, i, call) {
-		(void)i;
 		jv response = json_at(call, "response");
 		if (jv_get_kind(response) == JV_KIND_OBJECT) {
 			jv content = str_or_null(json_at(response, "content"));

@@ -237,7 +237,6 @@ static int list_has(jv list, const char *s)
 	int found = 0;
 
 	jv_array_foreach(list, i, item) {
-		(void)i;
 		found = found || !strcmp(jv_string_value(item), s);
 		jv_free(item);
 	}
@@ -252,7 +251,6 @@ static int workload_in(const struct workload *w, jv ids, jv categories)
 	int hit = list_has(jv_copy(ids), json_str(w->manifest, "id"));
 
 	jv_array_foreach(cats, i, cat) {
-		(void)i;
 		hit = hit || list_has(jv_copy(categories), jv_string_value(cat));
 		jv_free(cat);
 	}
@@ -267,7 +265,6 @@ static jv unknown(const struct catalog *c, jv wanted, int by_category)
 
 	jv_array_foreach(wanted, i, name) {
 		int found = 0;
-		(void)i;
 		jv one = JV_ARRAY(jv_copy(name)), none = jv_array();
 		for (int k = 0; k < c->n && !found; k++)
 			found = by_category ? workload_in(&c->items[k], none, one)

@@ -142,7 +142,6 @@ static int run(const struct options *o, const struct redactor *red)
 		status = stage_die("pc-select", red, EXIT_INVALID,
 				   "no workload selected: no workload is in the category \"acceptance\"");
 	jv_array_foreach(lines, i, line) {
-		(void)i;
 		if (status == EXIT_OK && stage_emit(red, line, &e) != 0)
 			status = stage_die("pc-select", red, EXIT_INVALID, e.msg);
 		else if (status != EXIT_OK)

@@ -200,7 +200,6 @@ static int take_merge(struct loader *l, jv value, jv *merged, yaml_mark_t at)
 	int rc = 0;
 
 	jv_array_foreach(sources, i, src) {
-		(void)i;
 		if (jv_get_kind(src) != JV_KIND_OBJECT)
 			rc = pc_fail(l->e, "%s:%zu:%zu: a merge key (<<) needs a mapping or a list of mappings",
 				     l->file, at.line + 1, at.column + 1);
