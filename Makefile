@@ -17,7 +17,14 @@ MANDIR    = $(PREFIX)/share/man
 CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
-PKGS      = yaml-0.1 libcrypto libutf8proc libcurl sqlite3 libmariadb
+# What filters/lib/ links, then what one filter's own modules link beside it
+# (PKGS_<folder>): only pc-select parses YAML, only pc-run-bub speaks HTTP,
+# only pc-report writes a ledger.
+LIB_PKGS  = libcrypto libutf8proc
+PKGS_select  = yaml-0.1
+PKGS_run-bub = libcurl
+PKGS_report  = sqlite3 libmariadb
+PKGS      = $(LIB_PKGS) $(PKGS_select) $(PKGS_run-bub) $(PKGS_report)
 # Debian's libjq 1.6 ships no pkg-config file.
 JQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libjq 2>/dev/null)
 JQ_LIBS   = $(shell $(PKG_CONFIG) --libs libjq 2>/dev/null || echo -ljq -lonig)
@@ -26,6 +33,8 @@ CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Werror
 ALL_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -DPC_VERSION='"$(VERSION)"' \
 	$(WARN) $(shell $(PKG_CONFIG) --cflags $(PKGS)) $(JQ_CFLAGS) $(CFLAGS)
+# libs_of FOLDER: what filter FOLDER links; LIBS: everything (the fuzz targets).
+libs_of   = $(shell $(PKG_CONFIG) --libs $(LIB_PKGS) $(PKGS_$(1))) $(JQ_LIBS) -lm
 LIBS      = $(shell $(PKG_CONFIG) --libs $(PKGS)) $(JQ_LIBS) -lm
 
 FILTERS   = pc-select pc-run-bub pc-normalize pc-evaluate pc-report
@@ -85,7 +94,7 @@ $(BUILD)/%.o: filters/%.c
 $(BIN)/pc-%: $$(call objects_of,$$*) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(call libs_of,$*)
 
 # test and acceptance first install the Debian packages they need
 # (pipelines/install-deps: nothing to do once they are there; without root
