@@ -4,220 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "docs_rules.h"
 
 /* clang-format off */
 #define END { NULL, NULL, 0, NULL }
 /* clang-format on */
 #define OPT FIELD_OPTIONAL
-
-static int const_is(jv v, const char *want, char *why, size_t whylen)
-{
-	if (!strcmp(jv_string_value(v), want))
-		return 0;
-	snprintf(why, whylen, "must be \"%s\"", want);
-	return -1;
-}
-
-static int one_of(jv v, const char *const *allowed, char *why, size_t whylen)
-{
-	size_t used;
-
-	for (const char *const *a = allowed; *a; a++)
-		if (!strcmp(jv_string_value(v), *a))
-			return 0;
-	used = (size_t)snprintf(why, whylen, "must be one of");
-	for (const char *const *a = allowed; *a && used < whylen; a++)
-		used += (size_t)snprintf(why + used, whylen - used, "%s %s",
-					 a == allowed ? "" : ",", *a);
-	return -1;
-}
-
-#define CONST_CHECK(fn, value)                          \
-	static int fn(jv v, char *why, size_t whylen)   \
-	{                                               \
-		return const_is(v, value, why, whylen); \
-	}
-
-CONST_CHECK(is_task_schema, SCHEMA_TASK)
-CONST_CHECK(is_selection_schema, SCHEMA_SELECTION)
-CONST_CHECK(is_evidence_schema, SCHEMA_EVIDENCE)
-CONST_CHECK(is_evaluation_schema, SCHEMA_EVALUATION)
-CONST_CHECK(is_capture_schema, SCHEMA_CAPTURE)
-CONST_CHECK(is_bub, "bub")
-
-static int is_status(jv v, char *why, size_t whylen)
-{
-	static const char *const ok[] = { "completed", "failed", "skipped", NULL };
-	return one_of(v, ok, why, whylen);
-}
-
-static int is_policy(jv v, char *why, size_t whylen)
-{
-	static const char *const ok[] = { "collect-all", "fail-fast", NULL };
-	return one_of(v, ok, why, whylen);
-}
-
-CONST_CHECK(is_task_outcome_comparison, "task-outcome")
-
-static int not_blank(jv v, char *why, size_t whylen)
-{
-	if (!text_is_blank(jv_string_value(v), (size_t)jv_string_length_bytes(jv_copy(v))))
-		return 0;
-	snprintf(why, whylen, "must not be blank");
-	return -1;
-}
-
-/* ArtifactReference's family and artifact_id: 1..128 printable ASCII
- * characters without spaces. */
-static int is_artifact_token(jv v, char *why, size_t whylen)
-{
-	const char *s = jv_string_value(v);
-	size_t n = (size_t)jv_string_length_bytes(jv_copy(v)), i = 0;
-
-	while (i < n && s[i] >= 0x21 && s[i] <= 0x7e)
-		i++;
-	if (n >= 1 && n <= 128 && i == n)
-		return 0;
-	snprintf(why, whylen, "must be 1 to 128 printable ASCII characters without spaces");
-	return -1;
-}
-
-const char *docs_batch_name(const char *category)
-{
-	static const char prefix[] = "batch:";
-
-	return strncmp(category, prefix, sizeof prefix - 1) ? NULL : category + sizeof prefix - 1;
-}
-
-/* At most one "batch:<name>" category, its name an id: the workloads that
- * share it form one group for the failure policy. */
-static int batch_categories(jv categories, char *why, size_t whylen)
-{
-	jv first = jv_null();
-	int rc = 0;
-
-	jv_array_foreach(categories, i, c) {
-		const char *s = jv_string_value(c);
-		char ignored[8];
-		const char *batch = docs_batch_name(s);
-		if (rc == 0 && batch) {
-			jv name = jv_string(batch);
-			if (shape_check_id(name, ignored, sizeof ignored) != 0) {
-				snprintf(why, whylen, "\"%s\": a batch name must match ^[a-z0-9][a-z0-9_-]*$", s);
-				rc = -1;
-			} else if (jv_get_kind(first) == JV_KIND_STRING) {
-				snprintf(why, whylen, "at most one batch:<name> category, not \"%s\" and \"%s\"",
-					 jv_string_value(first), s);
-				rc = -1;
-			} else {
-				jv_free(first);
-				first = jv_copy(c);
-			}
-			jv_free(name);
-		}
-		jv_free(c);
-	}
-	jv_free(first);
-	return rc;
-}
-
-static int is_task_kind(jv v, char *why, size_t whylen)
-{
-	static const char *const ok[] = { "local", "registry", NULL };
-	return one_of(v, ok, why, whylen);
-}
-
-static int is_capture_event(jv v, char *why, size_t whylen)
-{
-	static const char *const ok[] = { "user_prompt", "llm_result",
-					  "tool_result", "checkpoint", "context", NULL };
-	return one_of(v, ok, why, whylen);
-}
-
-/* Present and not null. */
-static int is_set(jv obj, const char *key)
-{
-	jv v = jv_object_get(jv_copy(obj), jv_string(key));
-	int set = jv_is_valid(v) && jv_get_kind(v) != JV_KIND_NULL;
-
-	jv_free(v);
-	return set;
-}
-
-/* A local dataset (path) or a registry one (name [+ version]), not both. */
-static int dataset_rule(jv v, char *why, size_t whylen)
-{
-	int has_path = is_set(v, "path"), has_name = is_set(v, "name");
-
-	if (has_path == has_name) {
-		snprintf(why, whylen, "must give exactly one of path or name");
-		return -1;
-	}
-	/* a name in the dataset, never a way out of it */
-	jv task = jv_object_get(jv_copy(v), jv_string("task_id"));
-	const char *id = jv_get_kind(task) == JV_KIND_STRING ? jv_string_value(task) : "";
-	int pathlike = strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, "..");
-	jv_free(task);
-	if (pathlike) {
-		snprintf(why, whylen, "task_id must name a task of the dataset, not a path (no \"/\", not \".\" or \"..\")");
-		return -1;
-	}
-	if (has_path && is_set(v, "version")) {
-		snprintf(why, whylen, "a local dataset (path) cannot declare a version");
-		return -1;
-	}
-	return 0;
-}
-
-/* One pass over the ids, remembered in an object (a hash table): pairwise
- * comparison made 20,000 probes take minutes. */
-static int unique_probe_ids(jv probes, char *why, size_t whylen)
-{
-	jv seen = jv_object();
-	int rc = 0;
-
-	jv_array_foreach(probes, i, probe) {
-		jv id = jv_object_get(probe, jv_string("id"));
-		if (rc == 0 && jv_get_kind(id) == JV_KIND_STRING) {
-			if (jv_object_has(jv_copy(seen), jv_copy(id))) {
-				snprintf(why, whylen, "probe ids must be unique: \"%s\" repeats", jv_string_value(id));
-				rc = -1;
-			} else
-				seen = jv_object_set(seen, jv_copy(id), jv_true());
-		}
-		jv_free(id);
-	}
-	jv_free(seen);
-	return rc;
-}
-
-/* A forbidden fragment inside an expected one could never be satisfied:
- * both are compared as NFC(casefold) forms, as the evaluator matches them. */
-static int forbidden_outside_expected(jv probe, char *why, size_t whylen)
-{
-	jv expected = jv_object_get(jv_copy(probe), jv_string("expected_context"));
-	jv forbidden = jv_object_get(jv_copy(probe), jv_string("forbidden_context"));
-	int rc = 0;
-
-	jv_array_foreach(forbidden, i, f) {
-		jv_array_foreach(expected, j, x) {
-			if (rc == 0 && text_contains_folded(TEXT_FOLD_NFC, jv_string_value(x),
-							    (size_t)jv_string_length_bytes(jv_copy(x)),
-							    jv_string_value(f),
-							    (size_t)jv_string_length_bytes(jv_copy(f)))) {
-				snprintf(why, whylen, "forbidden_context[%d] \"%s\" is contained in expected_context[%d] \"%s\"",
-					 i, jv_string_value(f), j, jv_string_value(x));
-				rc = -1;
-			}
-			jv_free(x);
-		}
-		jv_free(f);
-	}
-	jv_free(expected);
-	jv_free(forbidden);
-	return rc;
-}
 
 /* clang-format off */
 /* ---- leaf shapes ---- */
@@ -239,12 +31,12 @@ static const struct shape s_time = { .kind = SK_STRING, .check = shape_check_dat
 static const struct shape s_time_null = { .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_datetime };
 static const struct shape s_strings = { .kind = SK_ARRAY, .items = &s_str };
 static const struct shape s_strings_nonempty = { .kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1 };
-static const struct shape s_fragment = { .kind = SK_STRING, .check = not_blank };
+static const struct shape s_fragment = { .kind = SK_STRING, .check = rule_not_blank };
 static const struct shape s_fragments = { .kind = SK_ARRAY, .items = &s_fragment };
 static const struct shape s_categories = {
-	.kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1, .check = batch_categories,
+	.kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1, .check = rule_batch_categories,
 };
-static const struct shape s_policy = { .kind = SK_STRING, .check = is_policy };
+static const struct shape s_policy = { .kind = SK_STRING, .check = rule_policy };
 
 /* ---- manifest ---- */
 
@@ -265,9 +57,9 @@ static const struct field dataset_fields[] = {
 	{ "checksum", &s_hex, 0, NULL },
 	END
 };
-static const struct shape s_dataset = { .kind = SK_OBJECT, .fields = dataset_fields, .check = dataset_rule };
+static const struct shape s_dataset = { .kind = SK_OBJECT, .fields = dataset_fields, .check = rule_dataset };
 
-static const struct shape s_adapter = { .kind = SK_STRING, .check = is_bub };
+static const struct shape s_adapter = { .kind = SK_STRING, .check = rule_bub };
 static const struct shape s_max_steps = { .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 200 };
 static const struct shape s_max_tokens = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 256 };
 static const struct field execution_fields[] = {
@@ -288,11 +80,11 @@ static const struct field probe_fields[] = {
 	END
 };
 static const struct shape s_probe_spec = {
-	.kind = SK_OBJECT, .fields = probe_fields, .check = forbidden_outside_expected,
+	.kind = SK_OBJECT, .fields = probe_fields, .check = rule_forbidden_outside_expected,
 };
 static const struct shape s_probe_specs = {
 	.kind = SK_ARRAY, .items = &s_probe_spec, .flags = SHAPE_MIN, .min = 1,
-	.check = unique_probe_ids,
+	.check = rule_unique_probe_ids,
 };
 
 static const struct field threshold_fields[] = {
@@ -318,7 +110,7 @@ static const struct field evaluation_spec_fields[] = {
 };
 static const struct shape s_memory_evaluation = { .kind = SK_OBJECT, .fields = evaluation_spec_fields };
 
-static const struct shape s_expected_status = { .kind = SK_STRING, .check = is_status };
+static const struct shape s_expected_status = { .kind = SK_STRING, .check = rule_status };
 static const struct field expected_execution_fields[] = {
 	{ "collect-all", &s_expected_status, 0, NULL },
 	{ "fail-fast", &s_expected_status, 0, NULL },
@@ -335,7 +127,7 @@ static const struct field continuation_fields[] = {
 	END
 };
 static const struct shape s_continuation_evaluation = { .kind = SK_OBJECT, .fields = continuation_fields };
-static const struct shape s_comparison_kind = { .kind = SK_STRING, .check = is_task_outcome_comparison };
+static const struct shape s_comparison_kind = { .kind = SK_STRING, .check = rule_task_outcome_comparison };
 static const struct field comparison_fields[] = {
 	{ "comparison", &s_comparison_kind, 0, NULL },
 	END
@@ -352,7 +144,7 @@ static const struct alternative evaluation_kinds[] = {
 };
 static const struct shape s_evaluation_spec = { .kind = SK_UNION, .alternatives = evaluation_kinds };
 
-static const struct shape s_task_schema = { .kind = SK_STRING, .check = is_task_schema };
+static const struct shape s_task_schema = { .kind = SK_STRING, .check = rule_task_schema };
 static const struct field manifest_fields[] = {
 	{ "schema", &s_task_schema, 0, NULL },
 	{ "id", &s_id, 0, NULL },
@@ -373,7 +165,7 @@ static const struct field manifest_ref_fields[] = {
 	END
 };
 static const struct shape s_manifest_ref = { .kind = SK_OBJECT, .fields = manifest_ref_fields };
-static const struct shape s_task_kind = { .kind = SK_STRING, .check = is_task_kind };
+static const struct shape s_task_kind = { .kind = SK_STRING, .check = rule_task_kind };
 static const struct field task_ref_fields[] = {
 	{ "kind", &s_task_kind, 0, NULL },
 	{ "dir", &s_str_null, 0, NULL },
@@ -381,7 +173,7 @@ static const struct field task_ref_fields[] = {
 	END
 };
 static const struct shape s_task_ref = { .kind = SK_OBJECT, .fields = task_ref_fields };
-static const struct shape s_selection_schema = { .kind = SK_STRING, .check = is_selection_schema };
+static const struct shape s_selection_schema = { .kind = SK_STRING, .check = rule_selection_schema };
 static const struct field selection_fields[] = {
 	{ "schema", &s_selection_schema, 0, NULL },
 	{ "workload", &doc_manifest, 0, NULL },
@@ -425,8 +217,8 @@ static const struct field harbor_fields[] = {
 };
 static const struct shape s_harbor = { .kind = SK_OBJECT, .fields = harbor_fields };
 
-static const struct shape s_capture_schema = { .kind = SK_STRING, .check = is_capture_schema };
-static const struct shape s_capture_event = { .kind = SK_STRING, .check = is_capture_event };
+static const struct shape s_capture_schema = { .kind = SK_STRING, .check = rule_capture_schema };
+static const struct shape s_capture_event = { .kind = SK_STRING, .check = rule_capture_event };
 static const struct field capture_fields[] = {
 	{ "schema", &s_capture_schema, 0, NULL },
 	{ "recorded_at", &s_time, 0, NULL },
@@ -492,7 +284,7 @@ static const struct field entry_fields[] = {
 };
 static const struct shape s_legacy_entry = { .kind = SK_OBJECT, .fields = entry_fields };
 
-static const struct shape s_artifact_token = { .kind = SK_STRING, .check = is_artifact_token };
+static const struct shape s_artifact_token = { .kind = SK_STRING, .check = rule_artifact_token };
 static const struct shape s_revision = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 1 };
 static const struct field artifact_ref_fields[] = {
 	{ "family", &s_artifact_token, 0, NULL },
@@ -545,8 +337,8 @@ static const struct field probe_observation_fields[] = {
 static const struct shape s_probe_observation = { .kind = SK_OBJECT, .fields = probe_observation_fields };
 static const struct shape s_probe_observations = { .kind = SK_ARRAY, .items = &s_probe_observation };
 
-static const struct shape s_evidence_schema = { .kind = SK_STRING, .check = is_evidence_schema };
-static const struct shape s_status = { .kind = SK_STRING, .check = is_status };
+static const struct shape s_evidence_schema = { .kind = SK_STRING, .check = rule_evidence_schema };
+static const struct shape s_status = { .kind = SK_STRING, .check = rule_status };
 static const struct field replay_fields[] = {
 	{ "schema", &s_evidence_schema, 0, NULL },
 	{ "run_id", &s_str, 0, NULL },
@@ -601,7 +393,7 @@ static const struct field case_fields[] = {
 };
 static const struct shape s_case = { .kind = SK_OBJECT, .fields = case_fields };
 static const struct shape s_cases = { .kind = SK_ARRAY, .items = &s_case, .flags = SHAPE_MIN, .min = 1 };
-static const struct shape s_evaluation_schema = { .kind = SK_STRING, .check = is_evaluation_schema };
+static const struct shape s_evaluation_schema = { .kind = SK_STRING, .check = rule_evaluation_schema };
 static const struct field evaluation_fields[] = {
 	{ "schema", &s_evaluation_schema, 0, NULL },
 	{ "experiment", &s_str, 0, NULL },
@@ -612,14 +404,6 @@ const struct shape doc_evaluation = { .kind = SK_OBJECT, .fields = evaluation_fi
 /* clang-format on */
 
 /* ---- run record ---- */
-
-static int is_runner(jv v, char *why, size_t whylen)
-{
-	static const char *const ok[] = { "local", "harbor", NULL };
-	return one_of(v, ok, why, whylen);
-}
-
-CONST_CHECK(is_run_schema, SCHEMA_RUN)
 
 /* clang-format off */
 static const struct shape s_any_null = { .kind = SK_ANY, .flags = SHAPE_NULLABLE };
@@ -653,8 +437,8 @@ static const struct field server_fields[] = {
 	END
 };
 static const struct shape s_server = { .kind = SK_OBJECT, .fields = server_fields };
-static const struct shape s_run_schema = { .kind = SK_STRING, .check = is_run_schema };
-static const struct shape s_runner = { .kind = SK_STRING, .check = is_runner };
+static const struct shape s_run_schema = { .kind = SK_STRING, .check = rule_run_schema };
+static const struct shape s_runner = { .kind = SK_STRING, .check = rule_runner };
 static const struct field run_fields[] = {
 	{ "schema", &s_run_schema, 0, NULL },
 	{ "run_id", &s_str, 0, NULL },
@@ -680,9 +464,9 @@ const struct shape *const doc_capture = &s_capture;
 
 enum evaluation_kind docs_evaluation_kind(jv evaluation)
 {
-	if (is_set(evaluation, "expected_execution"))
+	if (rule_is_set(evaluation, "expected_execution"))
 		return EVALUATION_OUTCOME;
-	if (is_set(evaluation, "probes"))
+	if (rule_is_set(evaluation, "probes"))
 		return EVALUATION_MEMORY;
 	return EVALUATION_PAIRED;
 }
