@@ -3,8 +3,8 @@
  * The assertions, scores, labels and metrics of a case are computed from
  * struct facts alone, so each rule reads a named, typed field instead of
  * walking the replay by path, and the counts they share are made once.
- * Only the fields of the replay's kind of case are read: a Memory replay's
- * quantities mean nothing for an outcome or a skipped case.
+ * Only the fields its kind of case needs are read: an outcome workload's
+ * manifest has no probes to count, and a skipped run left nothing to judge.
  */
 #ifndef PC_EVALUATE_FACTS_H
 #define PC_EVALUATE_FACTS_H
@@ -21,7 +21,7 @@ enum case_kind {
 	CASE_MEMORY
 };
 
-/* What an outcome workload is judged on (null in other cases). */
+/* What an outcome workload is judged on. */
 struct outcome_facts {
 	jv expected_status; /* owned: expected_execution[policy], a status string */
 	jv reward;          /* owned: harbor.rewards.reward, a number or null */
@@ -73,15 +73,15 @@ struct thresholds {
 	int require_checkpoint;
 };
 
-/* Every field is read for every Memory case; the fields a kind of case
- * does not read are 0 or null, so facts_free frees any of them. */
+/* The fields a kind of case does not need are left 0 or null, never
+ * unset, so facts_free can free them all whatever the kind. */
 struct facts {
 	enum case_kind kind;
 	jv status;           /* owned: the replay's status, a string */
 	jv dataset_checksum; /* owned: task.dataset.checksum, a string or null */
 	struct outcome_facts outcome;
 
-	/* Memory cases */
+	/* Memory cases only */
 	jv errors;            /* owned: the replay's errors, strings */
 	jv observed_checksum; /* owned: the checksum of the task that ran, a
 			       * string or null */
@@ -103,7 +103,7 @@ int facts_read(jv replay, const char *text, size_t text_len, const char *policy,
 
 void facts_free(struct facts *f);
 
-/* Whether the replay's status is status. */
+/* Whether the replay ended with this status. */
 int facts_status_is(const struct facts *f, const char *status);
 
 #endif
