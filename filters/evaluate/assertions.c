@@ -8,8 +8,8 @@
 
 struct assertion {
 	const char *name;
-	int (*applies)(const struct facts *f);
-	jv (*judge)(const struct facts *f); /* {value, reason}, owned by the caller */
+	int (*applies)(const struct facts *f); /* whether the case has it */
+	jv (*judge)(const struct facts *f);    /* {value, reason}, owned by the caller */
 };
 
 static int outcome_case(const struct facts *f)
@@ -212,6 +212,10 @@ static jv forbidden_context_absent(const struct facts *f)
 			    : listing("Forbidden context matched for probes", f->probes.forbidden_matched));
 }
 
+/* The order rows are judged in is the order of the keys written, which
+ * must be the reference evaluator's (docs/DESIGN.md §3): a new row goes
+ * where 1.4.1 writes its assertion.  The three kinds of case never share
+ * an assertion. */
 static const struct assertion assertions[] = {
 	{ "execution_outcome", outcome_case, execution_outcome },
 	{ "execution_completed", skipped_case, execution_completed },

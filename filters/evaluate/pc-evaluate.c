@@ -6,8 +6,10 @@
  * the replay does not hold, so it comes from --failure-policy.  Values,
  * reasons and their quoting follow PowerContext 1.4.1's evaluator.
  *
- * This file is the command line and the loop; facts.c reads a replay once,
- * assertions.c and scores.c judge its facts, case.c writes the document.
+ * This file is the command line and the loop.  facts.c reads a replay once
+ * (memory.c counts what a Memory run left), assertions.c and scores.c judge
+ * those facts, case.c writes the document and entry.c its {value, reason}
+ * entries.
  */
 #include <getopt.h>
 
