@@ -1,0 +1,109 @@
+/* facts: what a replay says about its run, read once (docs/DESIGN.md §3).
+ *
+ * The assertions, scores, labels and metrics of a case are computed from
+ * struct facts alone, so each rule reads a named, typed field instead of
+ * walking the replay by path, and the counts they share are made once.
+ * Only the fields its kind of case needs are read: an outcome workload's
+ * manifest has no probes to count, and a skipped run left nothing to judge.
+ */
+#ifndef PC_EVALUATE_FACTS_H
+#define PC_EVALUATE_FACTS_H
+
+#include <jv.h>
+#include <stddef.h>
+
+#include "err.h"
+
+/* Which case a replay makes: decided by its manifest's kind, then status. */
+enum case_kind {
+	CASE_OUTCOME,
+	CASE_SKIPPED,
+	CASE_MEMORY
+};
+
+/* What an outcome workload is judged on. */
+struct outcome_facts {
+	jv expected_status; /* owned: expected_execution[policy], a status string */
+	jv reward;          /* owned: harbor.rewards.reward, a number or null */
+	jv reward_literal;  /* owned: the reward as the replay's text writes it
+			     * (Python prints 1 and 1.0 apart), a string, or
+			     * null when it cannot be found */
+};
+
+/* Counts over capture_records. */
+struct capture_facts {
+	int eligible;              /* user prompts, LLM and tool results */
+	int captured;              /* eligible records with status captured */
+	int in_run_contexts;       /* ready contexts with content */
+	int completed_checkpoints; /* not failed, cursor at or past target */
+	double coverage;           /* captured / eligible, 0 when none */
+};
+
+struct memory_facts {
+	int before, after;   /* entries in memory_before, memory_after */
+	int created;         /* entries of after whose identity is not in before */
+	int grounded;        /* created entries citing only captured sources */
+	double groundedness; /* grounded / created, 0 when none */
+	jv expected;         /* owned: task.evaluation.expected_memory, strings */
+	int expected_found;  /* every expected fragment is in some entry of after */
+};
+
+struct probe_facts {
+	int positive;         /* specs with expected context */
+	int supported;        /* positive probes whose context holds it all */
+	double coverage;      /* supported / positive, 1 when none */
+	int forbids;          /* some spec declares forbidden context */
+	jv forbidden_matched; /* owned: ids of the probes that matched it, in
+			       * spec order */
+};
+
+struct native_facts {
+	jv missing;                /* owned: required base names not recorded,
+				    * in the required order */
+	int summaries;             /* distinct acp-summary.json artifact names */
+	int instructions;          /* distinct artifacts of resolved_instructions */
+	int instructions_recorded; /* summaries and the two sets equal */
+	int instruction_entries;   /* entries of resolved_instructions */
+};
+
+/* The thresholds of task.evaluation, 0 where a number is missing. */
+struct thresholds {
+	double capture_coverage, groundedness, probe_coverage;
+	double in_run_contexts;
+	int require_checkpoint;
+};
+
+/* The fields a kind of case does not need are left 0 or null, never
+ * unset, so facts_free can free them all whatever the kind. */
+struct facts {
+	enum case_kind kind;
+	jv status;           /* owned: the replay's status, a string */
+	jv dataset_checksum; /* owned: task.dataset.checksum, a string or null */
+	struct outcome_facts outcome;
+
+	/* Memory cases only */
+	jv errors;            /* owned: the replay's errors, strings */
+	jv observed_checksum; /* owned: the checksum of the task that ran, a
+			       * string or null */
+	jv rewards;           /* owned: harbor.rewards, name to number */
+	jv exception_type;    /* owned: harbor.exception_type, a string or null */
+	struct capture_facts captures;
+	struct memory_facts memory;
+	struct probe_facts probes;
+	struct native_facts native;
+	struct thresholds thresholds;
+};
+
+/* Fill *f from replay (borrowed, a normalized powercontext.e2e-evidence/v1
+ * document); text is the replay as it was written (NULL if unknown) and
+ * policy the failure policy it ran under.  -1 with e filled, and nothing to
+ * free, for a replay one run cannot judge: a paired workload's. */
+int facts_read(jv replay, const char *text, size_t text_len, const char *policy,
+	       struct facts *f, struct pc_err *e);
+
+void facts_free(struct facts *f);
+
+/* Whether the replay ended with this status. */
+int facts_status_is(const struct facts *f, const char *status);
+
+#endif
