@@ -52,7 +52,6 @@ static void count_native(jv replay, struct native_facts *n)
 	jv names = jv_object(), summaries = jv_object(), resolved = jv_object();
 
 	jv_array_foreach(artifacts, i, art) {
-		(void)i;
 		const char *name = json_str(art, "name");
 		names = jv_object_set(names, base_name(name), jv_true());
 		if (base_name_is(name, HARBOR_ACP_SUMMARY_FILE))
@@ -60,7 +59,6 @@ static void count_native(jv replay, struct native_facts *n)
 		jv_free(art);
 	}
 	jv_array_foreach(instructions, i, ins) {
-		(void)i;
 		resolved = jv_object_set(resolved, jv_string(json_str(ins, "artifact")), jv_true());
 		jv_free(ins);
 	}

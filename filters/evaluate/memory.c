@@ -40,7 +40,6 @@ static void count_captures(jv replay, struct capture_facts *c, jv *captured_ids)
 	*captured_ids = jv_object();
 	jv_array_foreach(records, i, rec) {
 		double cur, target, bytes;
-		(void)i;
 		if (is_eligible(rec)) {
 			c->eligible++;
 			if (str_is(rec, "status", "captured")) {
@@ -93,7 +92,6 @@ static int entry_grounded(jv entry, jv captured_ids)
 	int n = jv_array_length(jv_copy(refs)), ok = n > 0;
 
 	jv_array_foreach(refs, i, ref) {
-		(void)i;
 		jv has = jv_object_get(jv_copy(captured_ids), jv_string(json_str(ref, "source_id")));
 		ok = ok && jv_is_valid(has);
 		jv_free(has);
@@ -119,7 +117,6 @@ static int fragments_in_entries(jv fragments, jv entries)
 
 	jv_array_foreach(fragments, i, frag) {
 		int found = 0;
-		(void)i;
 		jv_array_foreach(entries, j, entry) {
 			(void)j;
 			jv text = jv_object_get(entry, jv_string("text"));
@@ -139,12 +136,10 @@ static void count_memory(jv replay, jv captured_ids, struct memory_facts *m)
 	jv before_ids = jv_object();
 
 	jv_array_foreach(before, i, entry) {
-		(void)i;
 		before_ids = jv_object_set(before_ids, memory_identity(entry), jv_true());
 		jv_free(entry);
 	}
 	jv_array_foreach(after, i, entry) {
-		(void)i;
 		jv seen = jv_object_get(jv_copy(before_ids), memory_identity(entry));
 		if (!jv_is_valid(seen)) {
 			m->created++;
@@ -170,7 +165,6 @@ static jv find_probe(jv observed, jv id)
 	jv found = jv_invalid();
 
 	jv_array_foreach(observed, i, probe) {
-		(void)i;
 		if (jv_equal(jv_object_get(jv_copy(probe), jv_string("id")), jv_copy(id))) {
 			jv_free(found);
 			found = probe;
@@ -220,7 +214,6 @@ static int declares_forbidden(jv specs)
 	int any = 0;
 
 	jv_array_foreach(specs, i, spec) {
-		(void)i;
 		any = any || jv_array_length(json_at(spec, "forbidden_context")) > 0;
 		jv_free(spec);
 	}
@@ -236,7 +229,6 @@ static void count_probes(jv replay, struct probe_facts *p)
 
 	p->forbidden_matched = jv_array();
 	jv_array_foreach(specs, i, spec) {
-		(void)i;
 		jv id = json_get(spec, "id");
 		jv probe = find_probe(observed, id);
 		jv prepared = json_at(probe, "prepared_context");

@@ -21,7 +21,6 @@ jv scores_of(const struct facts *f)
 	jv names = jv_keys(jv_copy(f->rewards)); /* sorted */
 
 	jv_array_foreach(names, i, name) {
-		(void)i;
 		jv reward = jv_object_get(jv_copy(f->rewards), jv_copy(name));
 		jv key = jv_string_fmt(DOCS_REWARD_SCORE_PREFIX "%s", jv_string_value(name));
 		s = jv_object_set(s, key, score(jv_number_value(reward)));
