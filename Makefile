@@ -71,7 +71,8 @@ FUZZ_FLAGS    = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-fra
 
 SHELLCHECK   ?= shellcheck
 CLANG_FORMAT ?= clang-format
-# The C that .clang-format governs.
+# The C that .clang-format governs, and its longest line (tabs 8 wide).
+LINE_MAX  = 100
 LINT_C    = $(wildcard tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(FILTER_SRC) $(FILTER_HDR)
 
 .SECONDARY:
@@ -162,6 +163,11 @@ lint:
 	rc=0; \
 	$(SHELLCHECK) $$files || rc=1; \
 	$(CLANG_FORMAT) --dry-run --Werror $(LINT_C) || rc=1; \
+	for f in $(LINT_C); do \
+		expand -t 8 "$$f" | awk -v f="$$f" -v max=$(LINE_MAX) 'length > max { \
+			printf "%s:%d: %d columns, over the %d of .clang-format'"'"'s note\n", f, NR, length, max; bad = 1 } \
+			END { exit bad }' || rc=1; \
+	done; \
 	exit $$rc
 
 # Built with BUILD=build/fuzz by the fuzz target below.

@@ -60,7 +60,8 @@ static jv ratio_reaches(double observed, double required)
 static void reward_repr(struct sbuf *b, jv reward, jv literal)
 {
 	size_t lit_len = 0;
-	const char *lit = jv_get_kind(literal) == JV_KIND_STRING ? string_bytes(literal, &lit_len) : NULL;
+	const char *lit =
+		jv_get_kind(literal) == JV_KIND_STRING ? string_bytes(literal, &lit_len) : NULL;
 	int integral = lit && lit_len > 0;
 
 	for (size_t i = 0; integral && i < lit_len; i++)
@@ -84,7 +85,8 @@ static jv execution_outcome(const struct facts *f)
 	int skip = !strcmp(jv_string_value(o->expected_status), "skipped");
 	int want = !strcmp(jv_string_value(o->expected_status), "completed");
 	int ok = jv_equal(jv_copy(o->expected_status), jv_copy(f->status)) &&
-		 (skip || (jv_get_kind(o->reward) == JV_KIND_NUMBER && jv_number_value(o->reward) == want));
+		 (skip ||
+		  (jv_get_kind(o->reward) == JV_KIND_NUMBER && jv_number_value(o->reward) == want));
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "Expected ");
@@ -105,7 +107,8 @@ static jv execution_outcome(const struct facts *f)
 static jv execution_completed(const struct facts *f)
 {
 	(void)f;
-	return entry(jv_false(), text_fmt("Skipped after an earlier task stopped the shared Harbor trial."));
+	return entry(jv_false(),
+		     text_fmt("Skipped after an earlier task stopped the shared Harbor trial."));
 }
 
 static char *joined_errors(jv errors)
@@ -166,7 +169,8 @@ static jv capture_coverage_accepted(const struct facts *f)
 
 static jv memory_created_during_run(const struct facts *f)
 {
-	int checkpointed = !f->thresholds.require_checkpoint || f->captures.completed_checkpoints > 0;
+	int checkpointed =
+		!f->thresholds.require_checkpoint || f->captures.completed_checkpoints > 0;
 
 	return entry(jv_bool(f->memory.created > 0 && checkpointed),
 		     text_fmt("Created %d Memory entries and completed %d checkpoints.",
@@ -187,8 +191,9 @@ static jv memory_recalled_during_run(const struct facts *f)
 {
 	double required = f->thresholds.in_run_contexts;
 
-	return entry(jv_bool(f->captures.in_run_contexts >= required),
-		     text_fmt("Observed %d; required %.0f.", f->captures.in_run_contexts, required));
+	return entry(
+		jv_bool(f->captures.in_run_contexts >= required),
+		text_fmt("Observed %d; required %.0f.", f->captures.in_run_contexts, required));
 }
 
 static jv scope_started_empty(const struct facts *f)
@@ -207,9 +212,9 @@ static jv forbidden_context_absent(const struct facts *f)
 {
 	int absent = jv_array_length(jv_copy(f->probes.forbidden_matched)) == 0;
 
-	return entry(jv_bool(absent),
-		     absent ? text_fmt("No forbidden context matched.")
-			    : listing("Forbidden context matched for probes", f->probes.forbidden_matched));
+	return entry(jv_bool(absent), absent ? text_fmt("No forbidden context matched.")
+					     : listing("Forbidden context matched for probes",
+						       f->probes.forbidden_matched));
 }
 
 /* The order rows are judged in is the order of the keys written, which
@@ -239,6 +244,7 @@ jv assertions_judge(const struct facts *f)
 
 	for (size_t i = 0; i < sizeof assertions / sizeof *assertions; i++)
 		if (assertions[i].applies(f))
-			judged = jv_object_set(judged, jv_string(assertions[i].name), assertions[i].judge(f));
+			judged = jv_object_set(judged, jv_string(assertions[i].name),
+					       assertions[i].judge(f));
 	return judged;
 }

@@ -18,18 +18,24 @@ static jv comparability(jv replay, const struct facts *f, const char *policy)
 	jv canonical = jv_dump_string(task, JV_PRINT_SORTED);
 	char digest[SHA256_HEX_LEN + 1];
 
-	sha256_hex(jv_string_value(canonical), (size_t)jv_string_length_bytes(jv_copy(canonical)), digest);
+	sha256_hex(jv_string_value(canonical), (size_t)jv_string_length_bytes(jv_copy(canonical)),
+		   digest);
 	jv_free(canonical);
-	return JV_OBJECT(
+	jv environment = json_get(replay, "environment");
+	jv protocol = json_at(environment, "adapter_protocol_version");
+	jv key = JV_OBJECT(
 		jv_string("manifest_digest"), jv_string(digest),
 		jv_string("dataset_checksum"), jv_copy(f->dataset_checksum),
-		jv_string("database"), json_at(replay, "environment.database"),
-		jv_string("adapter_version"), json_at(replay, "environment.adapter_version"),
-		jv_string("adapter_protocol_version"), json_at(replay, "environment.adapter_protocol_version"),
-		jv_string("agent_model"), json_at(replay, "environment.agent_model"),
+		jv_string("database"), json_at(environment, "database"),
+		jv_string("adapter_version"), json_at(environment, "adapter_version"),
+		jv_string("adapter_protocol_version"), protocol,
+		jv_string("agent_model"), json_at(environment, "agent_model"),
 		jv_string("max_steps"), json_at(replay, "task.execution.max_steps"),
 		jv_string("max_tokens"), json_at(replay, "task.execution.max_tokens"),
 		jv_string("failure_policy"), jv_string(policy));
+
+	jv_free(environment);
+	return key;
 }
 
 /* The reference writes `name or str(path)`: an empty name falls back too,

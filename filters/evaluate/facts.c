@@ -71,7 +71,8 @@ static void count_native(jv replay, struct native_facts *n)
 	}
 	n->summaries = jv_object_length(jv_copy(summaries));
 	n->instructions = jv_object_length(jv_copy(resolved));
-	n->instructions_recorded = n->summaries > 0 && jv_equal(jv_copy(summaries), jv_copy(resolved));
+	n->instructions_recorded =
+		n->summaries > 0 && jv_equal(jv_copy(summaries), jv_copy(resolved));
 	n->instruction_entries = jv_array_length(jv_copy(instructions));
 	jv_free(names);
 	jv_free(summaries);
@@ -135,7 +136,9 @@ static int refuse_paired(jv replay, struct pc_err *e)
 {
 	jv id = json_at(replay, "task.id");
 
-	pc_fail(e, "workload %s (run %s): an OFF/ON paired workload is judged on a pair of runs, not on one replay",
+	pc_fail(e,
+		"workload %s (run %s): an OFF/ON paired workload is judged on a pair of runs, "
+		"not on one replay",
 		jv_string_value(id), json_str(replay, "run_id"));
 	jv_free(id);
 	return -1;

@@ -46,7 +46,8 @@ static void count_captures(jv replay, struct capture_facts *c, jv *captured_ids)
 				c->captured++;
 				const char *sid = json_str(rec, "source_id");
 				if (sid)
-					*captured_ids = jv_object_set(*captured_ids, jv_string(sid), jv_true());
+					*captured_ids = jv_object_set(*captured_ids, jv_string(sid),
+								      jv_true());
 			}
 		}
 		if (str_is(rec, "event", "context") && str_is(rec, "status", "ready") &&
@@ -78,7 +79,8 @@ static jv memory_identity(jv entry)
 {
 	if (is_atomic(entry)) {
 		jv artifact = json_at(entry, "artifact");
-		jv id = jv_string_fmt("%s\n%s", json_str(artifact, "family"), json_str(artifact, "artifact_id"));
+		jv id = jv_string_fmt("%s\n%s", json_str(artifact, "family"),
+				      json_str(artifact, "artifact_id"));
 		jv_free(artifact);
 		return id;
 	}
@@ -88,11 +90,13 @@ static jv memory_identity(jv entry)
 /* Grounded: cites a Source, and every Source it cites was captured. */
 static int entry_grounded(jv entry, jv captured_ids)
 {
-	jv refs = jv_object_get(jv_copy(entry), jv_string(is_atomic(entry) ? "sources" : "source_refs"));
+	jv refs = jv_object_get(jv_copy(entry),
+				jv_string(is_atomic(entry) ? "sources" : "source_refs"));
 	int n = jv_array_length(jv_copy(refs)), ok = n > 0;
 
 	jv_array_foreach(refs, i, ref) {
-		jv has = jv_object_get(jv_copy(captured_ids), jv_string(json_str(ref, "source_id")));
+		jv has =
+			jv_object_get(jv_copy(captured_ids), jv_string(json_str(ref, "source_id")));
 		ok = ok && jv_is_valid(has);
 		jv_free(has);
 		jv_free(ref);
@@ -104,7 +108,8 @@ static int entry_grounded(jv entry, jv captured_ids)
 /* Whether the string content (borrowed) holds every fragment (consumed). */
 static int all_fragments(enum text_fold how, jv content, jv fragments)
 {
-	int all = text_fragments_found(how, content, fragments) == jv_array_length(jv_copy(fragments));
+	int all = text_fragments_found(how, content, fragments) ==
+		  jv_array_length(jv_copy(fragments));
 
 	jv_free(fragments);
 	return all;
@@ -200,7 +205,8 @@ static int probe_supported(jv spec, jv probe, int forbidden)
 	jv content = json_at(probe, "prepared_context.content");
 	jv expected = json_at(spec, "expected_context");
 	size_t n;
-	const char *c = jv_get_kind(content) == JV_KIND_STRING ? string_bytes(content, &n) : (n = 0, "");
+	const char *c =
+		jv_get_kind(content) == JV_KIND_STRING ? string_bytes(content, &n) : (n = 0, "");
 	int ok = !forbidden && n > 0 && !text_is_blank(c, n) &&
 		 all_fragments(TEXT_FOLD_NFC, content, jv_copy(expected));
 

@@ -62,7 +62,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (c != STAGE_END)
 		return c;
 	if (!*o->prefix)
-		return stage_usage_error("pc-evaluate", usage, "--experiment-prefix must not be empty"), STAGE_USAGE;
+		return stage_usage_error("pc-evaluate", usage,
+					 "--experiment-prefix must not be empty"),
+		       STAGE_USAGE;
 	return stage_check_policy("pc-evaluate", usage, o->policy);
 }
 

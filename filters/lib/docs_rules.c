@@ -99,10 +99,13 @@ int rule_batch_categories(jv categories, char *why, size_t whylen)
 		if (rc == 0 && batch) {
 			jv name = jv_string(batch);
 			if (shape_check_id(name, ignored, sizeof ignored) != 0) {
-				snprintf(why, whylen, "\"%s\": a batch name must match ^[a-z0-9][a-z0-9_-]*$", s);
+				snprintf(why, whylen,
+					 "\"%s\": a batch name must match ^[a-z0-9][a-z0-9_-]*$",
+					 s);
 				rc = -1;
 			} else if (jv_get_kind(first) == JV_KIND_STRING) {
-				snprintf(why, whylen, "at most one batch:<name> category, not \"%s\" and \"%s\"",
+				snprintf(why, whylen,
+					 "at most one batch:<name> category, not \"%s\" and \"%s\"",
 					 jv_string_value(first), s);
 				rc = -1;
 			} else {
@@ -155,7 +158,10 @@ int rule_dataset(jv v, char *why, size_t whylen)
 	int pathlike = strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, "..");
 	jv_free(task);
 	if (pathlike) {
-		snprintf(why, whylen, "task_id must name a task of the dataset, not a path (no \"/\", not \".\" or \"..\")");
+		snprintf(
+			why, whylen,
+			"task_id must name a task of the dataset, not a path (no \"/\", not \".\" "
+			"or \"..\")");
 		return -1;
 	}
 	if (has_path && rule_is_set(v, "version")) {
@@ -176,7 +182,8 @@ int rule_unique_probe_ids(jv probes, char *why, size_t whylen)
 		jv id = jv_object_get(probe, jv_string("id"));
 		if (rc == 0 && jv_get_kind(id) == JV_KIND_STRING) {
 			if (jv_object_has(jv_copy(seen), jv_copy(id))) {
-				snprintf(why, whylen, "probe ids must be unique: \"%s\" repeats", jv_string_value(id));
+				snprintf(why, whylen, "probe ids must be unique: \"%s\" repeats",
+					 jv_string_value(id));
 				rc = -1;
 			} else
 				seen = jv_object_set(seen, jv_copy(id), jv_true());
@@ -197,12 +204,16 @@ int rule_forbidden_outside_expected(jv probe, char *why, size_t whylen)
 
 	jv_array_foreach(forbidden, i, f) {
 		jv_array_foreach(expected, j, x) {
-			if (rc == 0 && text_contains_folded(TEXT_FOLD_NFC, jv_string_value(x),
-							    (size_t)jv_string_length_bytes(jv_copy(x)),
-							    jv_string_value(f),
-							    (size_t)jv_string_length_bytes(jv_copy(f)))) {
-				snprintf(why, whylen, "forbidden_context[%d] \"%s\" is contained in expected_context[%d] \"%s\"",
-					 i, jv_string_value(f), j, jv_string_value(x));
+			if (rc == 0 &&
+			    text_contains_folded(TEXT_FOLD_NFC, jv_string_value(x),
+						 (size_t)jv_string_length_bytes(jv_copy(x)),
+						 jv_string_value(f),
+						 (size_t)jv_string_length_bytes(jv_copy(f)))) {
+				snprintf(
+					why, whylen,
+					"forbidden_context[%d] \"%s\" is contained in "
+					"expected_context[%d] \"%s\"",
+					i, jv_string_value(f), j, jv_string_value(x));
 				rc = -1;
 			}
 			jv_free(x);

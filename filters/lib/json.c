@@ -154,8 +154,9 @@ static int parse_error(const struct json_reader *r, long start, const char *msg,
 	long line, column;
 
 	if (at && sscanf(at, " at line %ld, column %ld", &line, &column) == 2)
-		return pc_fail(e, "%s:%ld:%ld: malformed JSON (in the text starting on line %ld): %.*s",
-			       r->name, start + line - 1, column, start, (int)(at - msg), msg);
+		return pc_fail(
+			e, "%s:%ld:%ld: malformed JSON (in the text starting on line %ld): %.*s",
+			r->name, start + line - 1, column, start, (int)(at - msg), msg);
 	const char *cut = strstr(msg, " (while parsing");
 	return pc_fail(e, "%s:%ld: malformed JSON: %.*s", r->name, start,
 		       cut ? (int)(cut - msg) : (int)strlen(msg), msg);
@@ -185,10 +186,10 @@ int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 	r->pos += s.at;
 	if (!jv_is_valid(v)) {
 		jv msg = jv_invalid_get_msg(v);
-		/* clang-format off */
-		parse_error(r, *start_line, jv_get_kind(msg) == JV_KIND_STRING
-			    ? jv_string_value(msg) : "unknown error", e);
-		/* clang-format on */
+		const char *why =
+			jv_get_kind(msg) == JV_KIND_STRING ? jv_string_value(msg) : "unknown error";
+
+		parse_error(r, *start_line, why, e);
 		jv_free(msg);
 		r->eof = 1; /* cannot resynchronise after a broken text */
 		r->pos = r->len;

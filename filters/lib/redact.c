@@ -67,7 +67,8 @@ static char *base64_core(const char *s, int offset, const char *alphabet)
 		unsigned v = 0;
 		for (size_t bit = 6 * j; bit < 6 * j + 6; bit++) {
 			size_t byte = bit / 8;
-			unsigned c = byte < (size_t)offset ? 0 : (unsigned char)s[byte - (size_t)offset];
+			unsigned c =
+				byte < (size_t)offset ? 0 : (unsigned char)s[byte - (size_t)offset];
 			v = v << 1 | ((c >> (7 - bit % 8)) & 1);
 		}
 		sbuf_addn(&b, &alphabet[v], 1);
@@ -82,8 +83,8 @@ static char *url_encoded(const char *s, int lower)
 	struct sbuf b = { 0 };
 
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~", *p))
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p))
 			sbuf_addn(&b, (const char *)p, 1);
 		else
 			sbuf_addf(&b, lower ? "%%%02x" : "%%%02X", *p);

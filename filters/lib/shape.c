@@ -220,7 +220,8 @@ static jv members_before(jv v, int n)
 		return jv_array_slice(jv_copy(v), 0, n);
 	result = jv_object();
 	for (int j = jv_object_iter(v), i = 0; i < n; j = jv_object_iter_next(v, j), i++)
-		result = jv_object_set(result, jv_object_iter_key(v, j), jv_object_iter_value(v, j));
+		result =
+			jv_object_set(result, jv_object_iter_key(v, j), jv_object_iter_value(v, j));
 	return result;
 }
 
@@ -374,7 +375,8 @@ static int normalize(const struct shape *s, jv v, const struct at *at, jv *out,
 	case SK_UNION: {
 		const struct shape *alt = chosen_alternative(s, v);
 		if (!alt)
-			return fail(err, at, "must be %s", s->expect ? s->expect : "one of its kinds");
+			return fail(err, at, "must be %s",
+				    s->expect ? s->expect : "one of its kinds");
 		rc = normalize(alt, v, at, &result, err);
 		break;
 	}

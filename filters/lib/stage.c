@@ -37,7 +37,8 @@ int stage_option(const struct stage_cli *cli)
 		return STAGE_DONE;
 	case '?':
 	case ':':
-		stage_usage_error(cli->prog, cli->usage, "unknown option or missing option argument");
+		stage_usage_error(cli->prog, cli->usage,
+				  "unknown option or missing option argument");
 		return STAGE_USAGE;
 	case -1:
 		if (optind < cli->argc) {
@@ -79,13 +80,12 @@ static int next_document(struct json_reader *in, const char *schema,
 		return rc;
 	const char *got = json_str(doc, "schema");
 	if (jv_get_kind(doc) != JV_KIND_OBJECT || !got || strcmp(got, schema)) {
-		/* clang-format off */
-		pc_fail(e, "%s:%ld: expected a %s document, got %s%s%s", in->name,
-			*line, schema, got ? "\"" : "",
-			got ? got : jv_get_kind(doc) == JV_KIND_OBJECT
-				? "an object without a schema field" : "a non-object",
-			got ? "\"" : "");
-		/* clang-format on */
+		const char *unnamed = jv_get_kind(doc) == JV_KIND_OBJECT
+					      ? "an object without a schema field"
+					      : "a non-object";
+
+		pc_fail(e, "%s:%ld: expected a %s document, got %s%s%s", in->name, *line, schema,
+			got ? "\"" : "", got ? got : unnamed, got ? "\"" : "");
 		jv_free(doc);
 		return -1;
 	}

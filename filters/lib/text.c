@@ -63,7 +63,8 @@ int text_fragments_found(enum text_fold how, jv haystack, jv fragments)
 	int found = 0;
 
 	jv_array_foreach(fragments, i, frag) {
-		found += text_contains_folded(how, jv_string_value(haystack), hlen, jv_string_value(frag),
+		found += text_contains_folded(how, jv_string_value(haystack), hlen,
+					      jv_string_value(frag),
 					      (size_t)jv_string_length_bytes(jv_copy(frag)));
 		jv_free(frag);
 	}

@@ -71,8 +71,9 @@ static jv capture_records(const char *trial, jv *errors)
 				break;
 			}
 			if (shape_normalize(doc_capture, rec, &norm, &se) != 0)
-				add_error(errors, text_fmt("capture log %s:%ld: %s: %s", full, line,
-							   se.path[0] ? se.path : "record", se.why));
+				add_error(errors,
+					  text_fmt("capture log %s:%ld: %s: %s", full, line,
+						   se.path[0] ? se.path : "record", se.why));
 			else
 				out = jv_array_append(out, norm);
 			jv_free(rec);
@@ -92,7 +93,8 @@ static jv capture_records(const char *trial, jv *errors)
 
 static jv native_artifacts(const char *trial, jv *errors)
 {
-	static const char *const names[] = { HARBOR_ACP_SUMMARY_FILE, HARBOR_ACP_EVENTS_FILE, HARBOR_TRAJECTORY_FILE, NULL };
+	static const char *const names[] = { HARBOR_ACP_SUMMARY_FILE, HARBOR_ACP_EVENTS_FILE,
+					     HARBOR_TRAJECTORY_FILE, NULL };
 	jv files = io_find_files(trial, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
@@ -101,10 +103,12 @@ static jv native_artifacts(const char *trial, jv *errors)
 		struct pc_err e;
 		if (sha256_file_hex(full, hex, &size, &e) != 0)
 			add_error(errors, text_fmt("%s", e.msg));
-		else
-			out = jv_array_append(out, JV_OBJECT(jv_string("name"), jv_copy(rel),
-							     jv_string("sha256"), jv_string(hex),
-							     jv_string("bytes"), jv_number((double)size)));
+		else {
+			jv artifact = JV_OBJECT(jv_string("name"), jv_copy(rel),
+						jv_string("sha256"), jv_string(hex),
+						jv_string("bytes"), jv_number((double)size));
+			out = jv_array_append(out, artifact);
+		}
 		free(full);
 		jv_free(rel);
 	}
@@ -133,10 +137,12 @@ static jv resolved_instructions(const char *trial)
 					step = jv_string_sized(r + 6, (int)(slash - r - 6));
 				}
 				sha256_hex(instruction, strlen(instruction), hex);
-				out = jv_array_append(out, JV_OBJECT(jv_string("step"), step,
-								     jv_string("artifact"), jv_copy(rel),
-								     jv_string("content"), jv_string(instruction),
-								     jv_string("sha256"), jv_string(hex)));
+				jv resolved = JV_OBJECT(
+					jv_string("step"), step,
+					jv_string("artifact"), jv_copy(rel),
+					jv_string("content"), jv_string(instruction),
+					jv_string("sha256"), jv_string(hex));
+				out = jv_array_append(out, resolved);
 			}
 			jv_free(summary);
 		}
@@ -181,14 +187,18 @@ static jv harbor_observation(jv record, const char *trial)
 			 jv_string("trial_uri"), str_or_null(json_at(result, "trial_uri")),
 			 jv_string("task_checksum"), str_or_null(json_at(result, "task_checksum")),
 			 jv_string("source_task_checksum"), jv_null());
-	/* clang-format off */
-	h = jv_object_merge(h, JV_OBJECT(
-		jv_string("rewards"), jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_object()),
+	if (jv_get_kind(rewards) != JV_KIND_OBJECT) {
+		jv_free(rewards);
+		rewards = jv_object();
+	}
+	jv message = str_or_null(json_at(exception, "exception_message"));
+	jv ended = JV_OBJECT(
+		jv_string("rewards"), rewards,
 		jv_string("exception_type"), str_or_null(json_at(exception, "exception_type")),
-		jv_string("exception_message"), str_or_null(json_at(exception, "exception_message")),
+		jv_string("exception_message"), message,
 		jv_string("started_at"), str_or_null(json_at(result, "started_at")),
-		jv_string("finished_at"), str_or_null(json_at(result, "finished_at"))));
-	/* clang-format on */
+		jv_string("finished_at"), str_or_null(json_at(result, "finished_at")));
+	h = jv_object_merge(h, ended);
 	jv_free(exception);
 	jv_free(result);
 	jv_free(job);
@@ -204,8 +214,9 @@ static jv source_refs(jv refs, const char *name_key)
 
 	if (jv_get_kind(refs) == JV_KIND_ARRAY)
 		jv_array_foreach(refs, i, ref) {
-			out = jv_array_append(out, JV_OBJECT(jv_string("name"), json_get(ref, name_key),
-							     jv_string("source_id"), json_get(ref, "source_id")));
+			jv named = JV_OBJECT(jv_string("name"), json_get(ref, name_key),
+					     jv_string("source_id"), json_get(ref, "source_id"));
+			out = jv_array_append(out, named);
 			jv_free(ref);
 		}
 	return out;
@@ -215,16 +226,14 @@ static jv source_refs(jv refs, const char *name_key)
 static jv legacy_entry(jv entry)
 {
 	jv refs = json_get(entry, "source_refs");
-	/* clang-format off */
 	jv out = JV_OBJECT(
-		jv_string("entry_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_id"))),
-		jv_string("entry_version_id"), jv_getpath(jv_copy(entry), JV_ARRAY(jv_string("citation"), jv_string("entry_version_id"))),
+		jv_string("entry_id"), json_at(entry, "citation.entry_id"),
+		jv_string("entry_version_id"), json_at(entry, "citation.entry_version_id"),
 		jv_string("version"), json_get(entry, "version"),
 		jv_string("kind"), json_get(entry, "kind"),
 		jv_string("text"), json_get(entry, "text"),
 		jv_string("state"), json_get(entry, "state"),
 		jv_string("source_refs"), source_refs(refs, "name"));
-	/* clang-format on */
 	jv_free(refs);
 	jv_free(entry);
 	return out;
@@ -240,12 +249,12 @@ static jv atomic_entry(jv entry)
 
 	if (jv_get_kind(artifacts) == JV_KIND_ARRAY)
 		jv_array_foreach(artifacts, i, a) {
-			refs = jv_array_append(refs, JV_OBJECT(jv_string("family"), json_get(a, "family"),
-							       jv_string("artifact_id"), json_get(a, "artifact_id"),
-							       jv_string("revision"), json_get(a, "revision")));
+			jv ref = JV_OBJECT(jv_string("family"), json_get(a, "family"),
+					   jv_string("artifact_id"), json_get(a, "artifact_id"),
+					   jv_string("revision"), json_get(a, "revision"));
+			refs = jv_array_append(refs, ref);
 			jv_free(a);
 		}
-	/* clang-format off */
 	jv out = JV_OBJECT(
 		jv_string("artifact"), json_get(entry, "artifact"),
 		jv_string("kind"), json_get(entry, "kind"),
@@ -255,7 +264,6 @@ static jv atomic_entry(jv entry)
 		jv_string("merged_into_id"), json_get(entry, "merged_into_id"),
 		jv_string("sources"), source_refs(sources, "source_type"),
 		jv_string("artifacts"), refs);
-	/* clang-format on */
 	jv_free(sources);
 	jv_free(artifacts);
 	jv_free(revision);
@@ -270,8 +278,10 @@ static jv snapshot(jv listing)
 
 	if (jv_get_kind(entries) == JV_KIND_ARRAY)
 		jv_array_foreach(entries, i, entry) {
-			int atomic = jv_get_kind(entry) == JV_KIND_OBJECT && jv_object_has(jv_copy(entry), jv_string("artifact"));
-			out = jv_array_append(out, atomic ? atomic_entry(entry) : legacy_entry(entry));
+			int atomic = jv_get_kind(entry) == JV_KIND_OBJECT &&
+				     jv_object_has(jv_copy(entry), jv_string("artifact"));
+			out = jv_array_append(out,
+					      atomic ? atomic_entry(entry) : legacy_entry(entry));
 		}
 	jv_free(entries);
 	jv_free(listing);
@@ -286,16 +296,19 @@ static jv probes(jv record)
 		jv response = json_at(call, "response");
 		if (jv_get_kind(response) == JV_KIND_OBJECT) {
 			jv content = str_or_null(json_at(response, "content"));
-			/* clang-format off */
-			out = jv_array_append(out, JV_OBJECT(
+			if (jv_get_kind(content) == JV_KIND_NULL) {
+				jv_free(content);
+				content = jv_string("");
+			}
+			jv prepared = JV_OBJECT(jv_string("status"), json_at(response, "status"),
+						jv_string("content"), content);
+			jv matched = json_at(call, "forbidden_context_matched");
+			jv probe = JV_OBJECT(
 				jv_string("id"), json_at(call, "id"),
 				jv_string("query"), json_at(call, "query"),
-				jv_string("prepared_context"),
-				JV_OBJECT(jv_string("status"), json_at(response, "status"),
-					  jv_string("content"), jv_get_kind(content) == JV_KIND_NULL
-						  ? (jv_free(content), jv_string("")) : content),
-				jv_string("forbidden_context_matched"), json_at(call, "forbidden_context_matched")));
-			/* clang-format on */
+				jv_string("prepared_context"), prepared,
+				jv_string("forbidden_context_matched"), matched);
+			out = jv_array_append(out, probe);
 		}
 		jv_free(response);
 		jv_free(call);
@@ -307,12 +320,14 @@ static jv probes(jv record)
 static jv normalize(jv record)
 {
 	jv trial_dir = json_at(record, "trial_dir");
-	const char *trial = jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
+	const char *trial =
+		jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
 	jv errors = capped_errors(json_at(record, "errors"));
 	jv captures = trial ? capture_records(trial, &errors) : jv_array();
 	jv artifacts = trial ? native_artifacts(trial, &errors) : jv_array();
 	jv instructions = trial ? resolved_instructions(trial) : jv_array();
-	jv harbor = trial ? harbor_observation(record, trial) : harbor_observation(record, "/nonexistent");
+	jv harbor = trial ? harbor_observation(record, trial)
+			  : harbor_observation(record, "/nonexistent");
 	/* evidence that cannot be read fails a run that completed; a failed
 	 * outcome run may have no error, and a skipped one has nothing */
 	jv status = json_at(record, "status");
@@ -331,8 +346,10 @@ static jv normalize(jv record)
 		jv_string("capture_records"), captures,
 		jv_string("native_artifacts"), artifacts);
 	replay = jv_object_set(replay, jv_string("resolved_instructions"), instructions);
-	replay = jv_object_set(replay, jv_string("memory_before"), snapshot(json_at(record, "powercontext.memory_before")));
-	replay = jv_object_set(replay, jv_string("memory_after"), snapshot(json_at(record, "powercontext.memory_after")));
+	replay = jv_object_set(replay, jv_string("memory_before"),
+			       snapshot(json_at(record, "powercontext.memory_before")));
+	replay = jv_object_set(replay, jv_string("memory_after"),
+			       snapshot(json_at(record, "powercontext.memory_after")));
 	replay = jv_object_set(replay, jv_string("probes"), probes(record));
 	jv_free(trial_dir);
 	return replay;

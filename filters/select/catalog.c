@@ -117,8 +117,9 @@ static int check_provenance(jv manifest, const char *file, const char *root,
 			report(errs, file, m, "provenance.source", e.msg);
 			rc = -1;
 		} else if (strcmp(hex, pinned)) {
-			char *why = text_fmt("source %s changed: its sha256 is %s, the manifest pins %s",
-					     source, hex, pinned);
+			char *why = text_fmt(
+				"source %s changed: its sha256 is %s, the manifest pins %s", source,
+				hex, pinned);
 			report(errs, file, m, "provenance.revision", why);
 			free(why);
 			rc = -1;
@@ -157,7 +158,8 @@ static int load_one(struct workload *w, const char *file, const char *root,
 		if (jv_get_kind(dpath) == JV_KIND_STRING) {
 			if (!inside_repository(jv_string_value(dpath))) {
 				report(errs, file, &marks, "dataset.path",
-				       "must be a path inside the repository (relative, no \"..\")");
+				       "must be a path inside the repository (relative, no "
+				       "\"..\")");
 				rc = -1;
 			}
 			char *norm = normalize_path(jv_string_value(dpath));
@@ -183,7 +185,9 @@ static int check_unique_ids(const struct catalog *c, FILE *errs)
 		for (int j = 0; id && j < i; j++) {
 			const char *other = json_str(c->items[j].manifest, "id");
 			if (other && !strcmp(id, other)) {
-				fprintf(errs, "%s: id: \"%s\" is already the id of %s; ids must be unique\n",
+				fprintf(errs,
+					"%s: id: \"%s\" is already the id of %s; ids must be "
+					"unique\n",
 					c->items[i].path, id, c->items[j].path);
 				rc = -1;
 			}

@@ -65,7 +65,8 @@ static int inside(const char *real, const char *root)
 	if (!realpath(root, top))
 		return 0;
 	n = strlen(top);
-	return !strncmp(real, top, n) && (real[n] == '/' || real[n] == '\0' || (n == 1 && top[0] == '/'));
+	return !strncmp(real, top, n) &&
+	       (real[n] == '/' || real[n] == '\0' || (n == 1 && top[0] == '/'));
 }
 
 /* The selection line of w; for a local task, after checking its checksum. */
@@ -88,17 +89,22 @@ static int selection(const struct workload *w, const char *root, jv *out,
 		if (!realpath(dir, real))
 			rc = pc_fail_errno(e, "%s: dataset task %s", w->path, dir);
 		else if (!inside(real, root))
-			rc = pc_fail(e, "%s: dataset task %s resolves to %s, outside the repository %s (a symbolic link?)",
-				     w->path, rel, real, root);
+			rc = pc_fail(
+				e,
+				"%s: dataset task %s resolves to %s, "
+				"outside the repository %s (a symbolic link?)",
+				w->path, rel, real, root);
 		else if (harbor_task_checksum(real, hex, e) != 0)
 			rc = pc_wrap(e, "%s: ", w->path);
 		else if (strcmp(hex, pinned))
-			rc = pc_fail(e, "%s:%d:%d: dataset.checksum: task %s changed: the manifest pins %s, "
-					"the task directory hashes to %s",
-				     w->path, w->checksum_line,
-				     w->checksum_column, rel, pinned, hex);
+			rc = pc_fail(
+				e,
+				"%s:%d:%d: dataset.checksum: task %s changed: "
+				"the manifest pins %s, the task directory hashes to %s",
+				w->path, w->checksum_line, w->checksum_column, rel, pinned, hex);
 		task = JV_OBJECT(jv_string("kind"), jv_string("local"),
-				 jv_string("dir"), jv_string(real), jv_string("checksum"), jv_string(hex));
+				 jv_string("dir"), jv_string(real),
+				 jv_string("checksum"), jv_string(hex));
 		free(rel);
 		free(dir);
 	}
@@ -124,7 +130,8 @@ static int run(const struct options *o, const struct redactor *red)
 	if (catalog_load(&cat, o->manifests, o->root, stderr) != 0) {
 		catalog_free(&cat);
 		jv_free(lines);
-		return stage_die("pc-select", red, EXIT_INVALID, "invalid workload catalog; nothing selected");
+		return stage_die("pc-select", red, EXIT_INVALID,
+				 "invalid workload catalog; nothing selected");
 	}
 	selected = pc_xmalloc((size_t)cat.n * sizeof *selected);
 	if (catalog_select(&cat, o->ids, o->categories, selected, &e) != 0)
@@ -139,8 +146,9 @@ static int run(const struct options *o, const struct redactor *red)
 			lines = jv_array_append(lines, line);
 	}
 	if (status == EXIT_OK && jv_array_length(jv_copy(lines)) == 0)
-		status = stage_die("pc-select", red, EXIT_INVALID,
-				   "no workload selected: no workload is in the category \"acceptance\"");
+		status = stage_die(
+			"pc-select", red, EXIT_INVALID,
+			"no workload selected: no workload is in the category \"acceptance\"");
 	jv_array_foreach(lines, i, line) {
 		if (status == EXIT_OK && stage_emit(red, line, &e) != 0)
 			status = stage_die("pc-select", red, EXIT_INVALID, e.msg);

@@ -76,8 +76,9 @@ static double parse_int_digits(const char *s, int base)
 
 	for (; *s; s++)
 		if (*s != '_')
-			v = v * base + (isdigit((unsigned char)*s) ? *s - '0'
-								   : tolower((unsigned char)*s) - 'a' + 10);
+			v = v * base + (isdigit((unsigned char)*s)
+						? *s - '0'
+						: tolower((unsigned char)*s) - 'a' + 10);
 	return v;
 }
 
@@ -201,8 +202,11 @@ static int take_merge(struct loader *l, jv value, jv *merged, yaml_mark_t at)
 
 	jv_array_foreach(sources, i, src) {
 		if (jv_get_kind(src) != JV_KIND_OBJECT)
-			rc = pc_fail(l->e, "%s:%zu:%zu: a merge key (<<) needs a mapping or a list of mappings",
-				     l->file, at.line + 1, at.column + 1);
+			rc = pc_fail(
+				l->e,
+				"%s:%zu:%zu: a merge key (<<) needs a mapping or a list of "
+				"mappings",
+				l->file, at.line + 1, at.column + 1);
 		else
 			jv_object_foreach(src, k, v) {
 				jv seen = jv_object_get(jv_copy(*merged), jv_copy(k));
@@ -346,7 +350,8 @@ static int parse_node(struct loader *l, yaml_event_t *ev, const char *path, jv *
 	case YAML_SEQUENCE_START_EVENT:
 		if (l->depth >= MAX_DEPTH)
 			return pc_fail(l->e, "%s:%zu:%zu: nested deeper than %d levels", l->file,
-				       ev->start_mark.line + 1, ev->start_mark.column + 1, MAX_DEPTH);
+				       ev->start_mark.line + 1, ev->start_mark.column + 1,
+				       MAX_DEPTH);
 		l->depth++;
 		if (ev->type == YAML_MAPPING_START_EVENT) {
 			rc = parse_mapping(l, path, out);
