@@ -69,17 +69,18 @@ void agent_env(const struct run *r, struct envv *e)
 {
 	jv spec = jv_object_get(jv_copy(r->workload), jv_string("evaluation"));
 	jv exec = jv_object_get(jv_copy(r->workload), jv_string("execution"));
+	const struct pc_client *client = r->fleet->client;
 	char num[32];
 
 	sandbox_base_env(e);
 	env_forward_prefix(e, "POWERCONTEXT_BUB_");
 	env_forward_prefix(e, "POWERCONTEXT_CLIENT_");
-	env_set(e, "POWERCONTEXT_CLIENT_SERVER_URL", r->client->base_url);
+	env_set(e, "POWERCONTEXT_CLIENT_SERVER_URL", client->base_url);
 	if (!getenv("POWERCONTEXT_BUB_BASE_URL"))
-		env_set(e, "POWERCONTEXT_BUB_BASE_URL", r->client->base_url);
+		env_set(e, "POWERCONTEXT_BUB_BASE_URL", client->base_url);
 	/* the plugin reads its own token setting from 1.3.0, the client's before */
-	if (r->client->token && !getenv("POWERCONTEXT_BUB_API_TOKEN"))
-		env_set(e, "POWERCONTEXT_BUB_API_TOKEN", r->client->token);
+	if (client->token && !getenv("POWERCONTEXT_BUB_API_TOKEN"))
+		env_set(e, "POWERCONTEXT_BUB_API_TOKEN", client->token);
 	if (r->agent_model) {
 		env_forward_prefix(e, "BUB_");
 		env_set(e, "BUB_MODEL", r->agent_model);

@@ -25,6 +25,7 @@
 #include "json.h"
 #include "proc.h"
 #include "run.h"
+#include "runners.h"
 #include "text.h"
 #include "toml.h"
 
@@ -80,26 +81,29 @@ static jv dataset_config(const struct run *r, const char *task_dir)
  * recorded. */
 static jv agent_config(const struct run *r)
 {
-	const char *version = json_str(r->agent_adapter, "adapter_version");
+	const struct options *o = r->fleet->o;
+	const struct agent *resolved = r->fleet->agent;
+	const char *version = json_str(resolved->adapter, "adapter_version");
 	jv kwargs;
 
-	if (r->opt->harbor_env)
-		kwargs = JV_OBJECT(jv_string("bub"), jv_string(r->bub_dir ? r->bub_dir : ""));
+	if (o->harbor_env)
+		kwargs = JV_OBJECT(jv_string("bub"), jv_string(resolved->bub_dir ? resolved->bub_dir : ""));
 	else
-		kwargs = JV_OBJECT(jv_string("command"), jv_string(r->agent_cmd),
+		kwargs = JV_OBJECT(jv_string("command"), jv_string(resolved->command),
 				   jv_string("version"), jv_string(version ? version : "unknown"));
 	jv agent = JV_OBJECT(jv_string("import_path"),
-			     jv_string(r->opt->harbor_env ? INSTALLING_AGENT_CLASS : PROVISIONED_AGENT_CLASS),
+			     jv_string(o->harbor_env ? INSTALLING_AGENT_CLASS : PROVISIONED_AGENT_CLASS),
 			     jv_string("kwargs"), kwargs);
-	if (r->opt->agent_timeout > 0)
-		agent = jv_object_set(agent, jv_string("override_timeout_sec"), jv_number(r->opt->agent_timeout));
+	if (o->agent_timeout > 0)
+		agent = jv_object_set(agent, jv_string("override_timeout_sec"), jv_number(o->agent_timeout));
 	return agent;
 }
 
 static jv job_config(const struct run *r, const char *task_dir)
 {
-	jv environment = r->opt->harbor_env ? JV_OBJECT(jv_string("type"), jv_string(r->opt->harbor_env))
-					    : JV_OBJECT(jv_string("import_path"), jv_string(ENVIRONMENT_CLASS));
+	const char *type = r->fleet->o->harbor_env;
+	jv environment = type ? JV_OBJECT(jv_string("type"), jv_string(type))
+			      : JV_OBJECT(jv_string("import_path"), jv_string(ENVIRONMENT_CLASS));
 
 	environment = jv_object_set(environment, jv_string("delete"), jv_true());
 	/* clang-format off */
@@ -253,21 +257,22 @@ static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
 	return total < 0 ? -1 : (long long)(total * 1000);
 }
 
-static int run_harbor(struct run *r, const char *task_dir, const char *config, struct pc_err *e)
+static int run_harbor(const struct run *r, const char *task_dir, const char *job_dir, const char *config,
+		      struct pc_err *e)
 {
 	char *harbor = io_join(harbor_venv(), "bin/harbor");
-	char *log = io_join(r->job_dir, "harbor.txt");
+	char *log = io_join(job_dir, "harbor.txt");
 	char *const argv[] = { harbor, "run", "-c", (char *)config, NULL };
 	struct envv env = { NULL, 0 };
 	struct proc p;
 	int rc = 0;
 
 	char *agent = agent_env_json(r);
-	harbor_env(r->project, r->opt->harbor_env, &env);
+	harbor_env(r->fleet->project, r->fleet->o->harbor_env, &env);
 	env_set(&env, "PC_E2E_HARBOR_AGENT_ENV", agent);
 	free(agent);
 	long long deadline = harbor_deadline_ms(r, task_dir);
-	if (proc_spawn(&p, argv, env.v, r->job_dir, log, 0, e) != 0)
+	if (proc_spawn(&p, argv, env.v, job_dir, log, 0, e) != 0)
 		rc = -1;
 	else if (!proc_wait(&p, (long)deadline)) {
 		/* a stop reaches Harbor as SIGINT, its own cancellation */
@@ -317,15 +322,15 @@ static char *find_trial(const char *job_dir)
 }
 
 /* From a step result (borrowed): the agent that answered initialize. */
-static void note_agent(struct run *r, jv step)
+static void note_agent(struct runner_result *res, jv step)
 {
 	jv init = json_at(step, "agent_result.metadata.acp.initialize");
 	jv info = json_get(init, "agentInfo");
 
-	if (jv_get_kind(r->agent_info) == JV_KIND_NULL && jv_get_kind(info) == JV_KIND_OBJECT) {
-		jv_free(r->agent_info);
-		r->agent_info = jv_copy(info);
-		r->protocol = json_number_at(init, "protocolVersion", 0);
+	if (jv_get_kind(res->agent_info) == JV_KIND_NULL && jv_get_kind(info) == JV_KIND_OBJECT) {
+		jv_free(res->agent_info);
+		res->agent_info = jv_copy(info);
+		res->protocol = json_number_at(init, "protocolVersion", 0);
 	}
 	jv_free(info);
 	jv_free(init);
@@ -333,24 +338,24 @@ static void note_agent(struct run *r, jv step)
 
 /* One step's result (borrowed), or a single-step trial's, which Harbor
  * keeps at the top level: its exception as an error, its agent, its gate. */
-static void read_step(struct run *r, jv step, const char *name)
+static void read_step(struct run *r, struct runner_result *res, jv step, const char *name)
 {
 	jv exception = json_get(step, "exception_info");
 
 	if (jv_get_kind(exception) == JV_KIND_OBJECT)
 		run_step_exception(r, name, exception);
-	note_agent(r, step);
+	note_agent(res, step);
 	if (r->gated && json_number_at(step, HARBOR_REWARDS_PATH ".reward", 0) < 1)
-		r->gate_closed = 1;
+		res->gate_closed = 1;
 	jv_free(exception);
 }
 
 /* What the trial says: its rewards, its agent, and every exception as an
  * error, the way the local runner reports them. */
-static void read_trial(struct run *r)
+static void read_trial(struct run *r, struct runner_result *res)
 {
 	struct pc_err e;
-	char *path = io_join(r->trial_dir, HARBOR_RESULT_FILE);
+	char *path = io_join(res->trial_dir, HARBOR_RESULT_FILE);
 	jv result;
 	int rc = json_read_file(path, &result, &e);
 
@@ -367,27 +372,29 @@ static void read_trial(struct run *r)
 		jv_free(trial_exception);
 		jv_array_foreach(steps, i, step) {
 			(void)i;
-			read_step(r, step, json_str(step, "step_name"));
+			read_step(r, res, step, json_str(step, "step_name"));
 			jv_free(step);
 		}
 	} else
-		read_step(r, result, "(trial)");
+		read_step(r, res, result, "(trial)");
 	jv_free(steps);
 	jv rewards = json_at(result, HARBOR_REWARDS_PATH);
-	jv_free(r->rewards);
-	r->rewards = jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_null());
+	jv_free(res->rewards);
+	res->rewards = jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_null());
 	jv_free(result);
 }
 
-static void run_job(struct run *r, const char *task_dir)
+/* One Harbor job: its JobConfig, `harbor run`, and the trial it wrote. */
+struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
 {
+	struct runner_result res = runner_result_none();
 	struct pc_err e;
 	char *private = text_fmt("%s/pc-harbor-XXXXXX", io_tmpdir());
 	char *config = NULL;
 	int rc = 0;
 
-	r->job_dir = io_join(r->jobs_dir, r->run_id);
-	if (io_mkdirs(r->job_dir, &e) != 0)
+	res.job_dir = io_join(r->jobs_dir, r->run_id);
+	if (io_mkdirs(res.job_dir, &e) != 0)
 		rc = -1;
 	else if (!mkdtemp(private))
 		rc = pc_fail_errno(&e, "cannot create %s for the JobConfig", private);
@@ -396,26 +403,27 @@ static void run_job(struct run *r, const char *task_dir)
 		config = io_join(private, "job.json");
 		rc = harbor_write_json(private, "job.json", job_config(r, task_dir), &e);
 		if (rc == 0)
-			rc = run_harbor(r, task_dir, config, &e);
+			rc = run_harbor(r, task_dir, res.job_dir, config, &e);
 		unlink(config);
 		rmdir(private);
 	}
 	if (rc != 0)
 		run_error(r, "%s", e.msg);
-	r->trial_name = find_trial(r->job_dir);
-	if (r->trial_name) {
-		r->trial_dir = io_join(r->job_dir, r->trial_name);
-		read_trial(r);
+	res.trial_name = find_trial(res.job_dir);
+	if (res.trial_name) {
+		res.trial_dir = io_join(res.job_dir, res.trial_name);
+		read_trial(r, &res);
 	} else if (rc == 0)
-		run_error(r, "Harbor wrote no trial under %s", r->job_dir);
+		run_error(r, "Harbor wrote no trial under %s", res.job_dir);
 	free(config);
 	free(private);
+	return res;
 }
 
 /* Harbor is there, and a remote environment has what it needs: Harbor's own
  * credential check for that type, a Server it can reach, and a provisioned
  * Bub to install there. */
-static int check_harbor(const struct options *o, const struct pc_client *c, const char *project,
+int harbor_runner_check(const struct options *o, const struct pc_client *c, const char *project,
 			const struct agent *agent, struct pc_err *e)
 {
 	const char *venv = harbor_venv();
@@ -457,5 +465,3 @@ static int check_harbor(const struct options *o, const struct pc_client *c, cons
 	free(python);
 	return rc;
 }
-
-const struct runner harbor_runner = { check_harbor, run_job };

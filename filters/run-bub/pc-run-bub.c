@@ -1,117 +1,88 @@
 /* pc-run-bub: selections in, run records out (docs/DESIGN.md §5).
  *
- * Per workload: a fresh run id and scope, readiness, the Memory baseline, the
- * Harbor task's steps through an ACP agent (by a runner: run-bub/local.c
- * here, run-bub/harbor_job.c through the Harbor CLI), the final Memory and every
- * probe through prepare_context.  A failure anywhere still
- * emits the record with what was collected, status "failed".  Outcome
- * workloads are judged on how they ended, so they skip the Memory and the
- * probes.  Under fail-fast, a batch group stops at its first failure and the
- * rest of it is recorded as skipped.
+ * Main reads the options and the selections, checks what every workload
+ * needs before any runs, and runs the fleet: each workload from run_begin
+ * to run_end (run.c) through workload_run (workload.c), by the runner
+ * --runner names (runners.c).  Under fail-fast, a batch group stops at its
+ * first failure and the rest of it is recorded as skipped.
  */
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "agent.h"
-#include "clock.h"
 #include "docs.h"
-#include "harbor.h"
-#include "hash.h"
 #include "io.h"
 #include "jobs.h"
 #include "json.h"
 #include "pcclient.h"
-#include "probe.h"
 #include "proc.h"
 #include "run.h"
+#include "runners.h"
 #include "stage.h"
 #include "text.h"
+#include "workload.h"
 
 extern char **environ;
 
-static const char usage[] =
-	"usage: pc-run-bub [--runner local|harbor] [--failure-policy POLICY] [--output DIR]\n"
-	"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
-	"                  [--model-scripts DIR] [--jobs N]\n"
-	"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
-	"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
-	"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n"
-	"  --runner local   run steps here, sandboxed with bubblewrap (default)\n"
-	"  --runner harbor  run through the Harbor CLI that pipelines/pc-powercontext harbor\n"
-	"                   provides ($POWERCONTEXT_E2E_HARBOR), on a bubblewrap environment\n"
-	"  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, else the Bub in\n"
-	"                   $POWERCONTEXT_E2E_BUB from pipelines/pc-powercontext bub,\n"
-	"                   else bub-acp-server on PATH)\n"
-	"  --agent-timeout SEC  override the task's agent timeout\n"
-	"  --harbor-env TYPE  with --runner harbor: one of Harbor's remote environment\n"
-	"                   types (daytona, modal, e2b, ...) instead of this machine\n"
-	"  --model-scripts DIR  model-backed workloads run on the scripted model\n"
-	"                   (pipelines/scripted-model at $BUB_API_BASE, which must be on\n"
-	"                   loopback): workload W as openai:pc-e2e-scripted/W@<sha12>,\n"
-	"                   the first 12 hex digits of the sha256 of DIR/W.json\n"
-	"  --failure-policy POLICY  collect-all (default): run every workload;\n"
-	"                   fail-fast: stop a batch:<name> group at its first failure\n"
-	"                   and record the rest of it as skipped\n"
-	"  --jobs N         run up to N workloads at once (1 to " JOBS_MAX_TEXT ", default 1), each in a\n"
-	"                   worker process of its own; records stay in selection order,\n"
-	"                   and a fail-fast batch:<name> group runs one workload at a time\n";
-
-void run_progress(const struct run *r, const char *fmt, ...)
+/* The --help text, its runners from their rows (malloc'd). */
+static char *usage_text(void)
 {
 	struct sbuf b = { 0 };
-	va_list ap;
 
-	if (!r->progress)
-		return;
-	sbuf_addf(&b, "pc-run-bub: [%s %.1fs] ", json_str(r->workload, "id"), (proc_now_ms() - r->started_ms) / 1000.0);
-	va_start(ap, fmt);
-	sbuf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	sbuf_add(&b, "\n");
-	/* one write: workers side by side share stderr, and their lines must not mix */
-	char *line = sbuf_take(&b);
-	fputs(line, stderr);
-	free(line);
+	sbuf_add(&b, "usage: pc-run-bub [--runner ");
+	for (const struct runner *r = runners; r->name; r++)
+		sbuf_addf(&b, "%s%s", r == runners ? "" : "|", r->name);
+	sbuf_add(&b, "] [--failure-policy POLICY] [--output DIR]\n"
+		     "                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
+		     "                  [--model-scripts DIR] [--jobs N]\n"
+		     "Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
+		     "powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
+		     "under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n");
+	/* descriptions start in column 20, as the other options' do */
+	for (const struct runner *r = runners; r->name; r++) {
+		sbuf_addf(&b, "  --runner %-6s  ", r->name);
+		for (const char *line = r->usage, *nl; (nl = strchr(line, '\n')); line = nl + 1)
+			sbuf_addf(&b, "%s%.*s\n", line == r->usage ? "" : "                   ", (int)(nl - line), line);
+	}
+	sbuf_add(&b, "  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, else the Bub in\n"
+		     "                   $POWERCONTEXT_E2E_BUB from pipelines/pc-powercontext bub,\n"
+		     "                   else bub-acp-server on PATH)\n"
+		     "  --agent-timeout SEC  override the task's agent timeout\n"
+		     "  --harbor-env TYPE  with --runner harbor: one of Harbor's remote environment\n"
+		     "                   types (daytona, modal, e2b, ...) instead of this machine\n"
+		     "  --model-scripts DIR  model-backed workloads run on the scripted model\n"
+		     "                   (pipelines/scripted-model at $BUB_API_BASE, which must be on\n"
+		     "                   loopback): workload W as openai:pc-e2e-scripted/W@<sha12>,\n"
+		     "                   the first 12 hex digits of the sha256 of DIR/W.json\n"
+		     "  --failure-policy POLICY  collect-all (default): run every workload;\n"
+		     "                   fail-fast: stop a batch:<name> group at its first failure\n"
+		     "                   and record the rest of it as skipped\n"
+		     "  --jobs N         run up to N workloads at once (1 to " JOBS_MAX_TEXT ", default 1), each in a\n"
+		     "                   worker process of its own; records stay in selection order,\n"
+		     "                   and a fail-fast batch:<name> group runs one workload at a time\n");
+	return sbuf_take(&b);
 }
 
-void run_error(struct run *r, const char *fmt, ...)
+/* The usage error for a --runner no row names: "--runner must be a, b or c". */
+static int unknown_runner(const char *usage)
 {
 	struct sbuf b = { 0 };
-	va_list ap;
 
-	va_start(ap, fmt);
-	sbuf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	char *msg = sbuf_take(&b), *capped = text_cap(msg, TEXT_ERROR_CAP);
-	r->errors = jv_array_append(r->errors, jv_string(capped));
-	free(capped);
+	sbuf_add(&b, "--runner must be ");
+	for (const struct runner *r = runners; r->name; r++) {
+		if (r != runners)
+			sbuf_add(&b, r[1].name ? ", " : " or ");
+		sbuf_add(&b, r->name);
+	}
+	char *msg = sbuf_take(&b);
+	int rc = stage_usage_error("pc-run-bub", usage, msg);
 	free(msg);
+	return rc;
 }
-
-void run_step_exception(struct run *r, const char *step, jv exception)
-{
-	run_error(r, "step %s: %s: %s", step, json_str(exception, "exception_type"),
-		  json_str(exception, "exception_message"));
-}
-
-double run_agent_timeout(const struct run *r, jv task_toml, jv step)
-{
-	if (r->opt->agent_timeout > 0)
-		return r->opt->agent_timeout;
-	return json_number_at(step, "agent.timeout_sec", json_number_at(task_toml, "agent.timeout_sec", 0));
-}
-
-double run_verifier_timeout(jv task_toml, jv step)
-{
-	return json_number_at(step, "verifier.timeout_sec", json_number_at(task_toml, "verifier.timeout_sec", 600));
-}
-
-/* ---- one workload ---- */
 
 /* The PowerContext under test as replays name it: what the provisioning
  * said (a release's version, a checkout's commit), else the version the
@@ -125,347 +96,7 @@ static char *commit_id(const struct pc_api *api)
 	return pc_xstrdup(api ? api->version : "unknown");
 }
 
-/* What really ran: the recorded identity of the project's Bub when the
- * agent confirmed it is Bub, else what the agent said in initialize. */
-static jv adapter_versions(const struct run *r)
-{
-	const char *name = json_str(r->agent_info, "name");
-	const char *version = json_str(r->agent_info, "version");
-	const char *recorded = json_str(r->agent_adapter, "adapter_version");
-	const char *protocol = json_str(r->agent_adapter, "adapter_protocol_version");
-
-	if (name && !strcmp(name, "bub") && recorded && protocol)
-		return JV_ARRAY(jv_string(recorded), jv_string(protocol));
-	char *adapter = name ? text_fmt("%s %s", name, version ? version : "unknown")
-			     : text_fmt("unknown (no agent answered initialize)");
-	char *acp = text_fmt("ACP %g", r->protocol);
-	jv out = JV_ARRAY(jv_string(adapter), jv_string(acp));
-
-	free(adapter);
-	free(acp);
-	return out;
-}
-
-/* Whether a prepared response (borrowed) is ready context that the spec
- * forbids. */
-static int forbidden_context_in(jv response, jv spec)
-{
-	const char *status = json_str(response, "status");
-	jv content = json_at(response, "content");
-	int matched = status && !strcmp(status, "ready") && probe_context_forbidden(spec, content);
-
-	jv_free(content);
-	return matched;
-}
-
-/* Every probe through prepare_context.  Context that matched a forbidden
- * fragment is recorded as matched and blanked: the wrong answer is the
- * finding, and keeping its text would only spread it. */
-static jv collect_probes(struct run *r)
-{
-	jv specs = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("evaluation"), jv_string("probes")));
-	jv out = jv_array();
-	struct pc_err e;
-
-	jv_array_foreach(specs, i, spec) {
-		(void)i;
-		jv response = jv_null(), error = jv_null(), matched = jv_null();
-		if (pc_prepare(r->client, r->scope, json_str(spec, "query"), &response, &e) != 0) {
-			run_error(r, "probe %s: %s", json_str(spec, "id"), e.msg);
-			error = jv_string(e.msg);
-		} else if (jv_get_kind(response) == JV_KIND_OBJECT) {
-			matched = jv_bool(forbidden_context_in(response, spec));
-			if (jv_get_kind(matched) == JV_KIND_TRUE)
-				response = jv_object_set(response, jv_string("content"), jv_string(""));
-		}
-		out = jv_array_append(out, JV_OBJECT(jv_string("id"), jv_object_get(jv_copy(spec), jv_string("id")),
-						     jv_string("query"), jv_object_get(jv_copy(spec), jv_string("query")),
-						     jv_string("response"), response, jv_string("error"), error,
-						     jv_string("forbidden_context_matched"), matched));
-		jv_free(spec);
-	}
-	jv_free(specs);
-	return out;
-}
-
-static const struct runner *runner_of(const struct options *o)
-{
-	return strcmp(o->runner, "harbor") ? &local_runner : &harbor_runner;
-}
-
-/* Readiness, baseline, execution; what failed is in r->errors.  Outcome
- * workloads need no Memory, so they touch the Server only through the agent. */
-static void execute(struct run *r, int memory, jv *readiness, jv *before)
-{
-	struct pc_err e;
-	jv task = jv_object_get(jv_copy(r->selection), jv_string("task"));
-	const char *dir = json_str(task, "dir");
-
-	if (memory && pc_ready(r->client, readiness, &e) != 0)
-		run_error(r, "readiness: %s", e.msg);
-	else if (memory && pc_memory_snapshot(r->client, r->api, r->scope, before, &e) != 0)
-		run_error(r, "memory baseline: %s", e.msg);
-	else
-		runner_of(r->opt)->run_task(r, dir);
-	jv_free(task);
-}
-
-/* Agents, verifiers and this runner all write under the job directory;
- * none of it may keep a secret. */
-static void scrub(struct run *r)
-{
-	if (!r->job_dir)
-		return;
-	jv files = io_find_files(r->job_dir, NULL);
-	struct pc_err e;
-
-	jv_array_foreach(files, i, rel) {
-		(void)i;
-		char *path = io_join(r->job_dir, jv_string_value(rel));
-		if (redact_file(r->red, path, &e) != 0)
-			run_error(r, "%s", e.msg);
-		free(path);
-		jv_free(rel);
-	}
-	jv_free(files);
-}
-
-/* An outcome workload whose trial scored below 1 failed, errors or not. */
-static int reward_failed(const struct run *r)
-{
-	jv reward = json_get(r->rewards, "reward");
-	int failed = jv_get_kind(reward) == JV_KIND_NUMBER && jv_number_value(reward) < 1;
-
-	jv_free(reward);
-	return failed;
-}
-
-static void new_run_id(struct run *r)
-{
-	char hex[13];
-
-	harbor_random_hex(hex, 12);
-	snprintf(r->run_id, sizeof r->run_id, "%s-%s", json_str(r->workload, "id"), hex);
-	r->scope = text_fmt("e2e:%s", r->run_id);
-}
-
-/* The workload's own empty scope.  Releases before 0.2.0 take any name;
- * later ones choose the id of a scope created first, named the way
- * PowerContext's own harness names its workloads' scopes.  A Server that
- * cannot say what it is fails a Memory workload here; an outcome workload
- * does not depend on the Server, so it runs under the name it would have
- * had before 0.2.0. */
-static int open_scope(struct run *r, int memory)
-{
-	const char *id = json_str(r->workload, "id");
-	struct pc_err e;
-	char *scope = NULL;
-
-	if (!r->api && memory) {
-		run_error(r, "%s", r->api_error);
-		return -1;
-	}
-	if (!r->api || !r->api->creates_scopes)
-		return 0;
-	char *title = text_fmt("E2E workload: %s", id);
-	char *summary = text_fmt("Isolated Scope for the %s workload in E2E run %s.", id, r->run_id);
-	char *key = text_fmt("e2e:%s:%s", r->run_id, id);
-	int rc = pc_create_scope(r->client, title, summary, key, &scope, &e);
-	if (rc == 0) {
-		free(r->scope);
-		r->scope = scope;
-	} else
-		run_error(r, "creating the workload's scope: %s", e.msg);
-	free(title);
-	free(summary);
-	free(key);
-	return rc;
-}
-
-/* The model a workload's agent runs on (malloc'd into *model, NULL when it
- * is model-free): its script's with --model-scripts, else BUB_MODEL's. */
-static int workload_model(const struct options *o, jv workload, char **model, struct pc_err *e)
-{
-	jv m = jv_getpath(jv_copy(workload), JV_ARRAY(jv_string("execution"), jv_string("model")));
-	const char *bub_model = getenv("BUB_MODEL"), *id = json_str(workload, "id");
-	char hex[SHA256_HEX_LEN + 1];
-	int model_backed = jv_get_kind(m) == JV_KIND_TRUE, rc = 0;
-
-	jv_free(m);
-	*model = NULL;
-	if (!model_backed)
-		return 0;
-	if (o->model_scripts) {
-		char *script = text_fmt("%s/%s.json", o->model_scripts, id);
-		if ((rc = sha256_file_hex(script, hex, NULL, e)) == 0)
-			*model = text_fmt("openai:pc-e2e-scripted/%s@%.12s", id, hex);
-		free(script);
-	} else if (bub_model && *bub_model)
-		*model = pc_xstrdup(bub_model);
-	else
-		rc = pc_fail(e, "BUB_MODEL is not set");
-	return rc;
-}
-
-/* The record of one workload; status, times and the Server's answers
- * (consumed) are what the run found, the rest comes from r. */
-static jv run_record(const struct run *r, const char *commit, const char *status,
-		     const char *started, jv powercontext)
-{
-	char finished[CLOCK_UTC_LEN];
-	jv versions = adapter_versions(r);
-	const char *database = getenv("POWERCONTEXT_E2E_DATABASE");
-
-	clock_utc_now(finished);
-	jv record = JV_OBJECT(
-		jv_string("schema"), jv_string(SCHEMA_RUN),
-		jv_string("run_id"), jv_string(r->run_id),
-		jv_string("scope_id"), jv_string(r->scope),
-		jv_string("runner"), jv_string(r->opt->runner),
-		jv_string("workload"), jv_copy(r->workload),
-		jv_string("manifest"), json_get(r->selection, "manifest"),
-		jv_string("task"), json_get(r->selection, "task"),
-		jv_string("job_dir"), r->job_dir ? jv_string(r->job_dir) : jv_null(),
-		jv_string("trial_dir"), r->trial_dir ? jv_string(r->trial_dir) : jv_null());
-	/* clang-format off */
-	record = jv_object_set(record, jv_string("environment"), JV_OBJECT(
-		jv_string("commit"), jv_string(commit),
-		jv_string("database"), jv_string(database ? database : "sqlite"),
-		jv_string("adapter"), json_at(r->workload, "execution.type"),
-		jv_string("adapter_version"), jv_array_get(jv_copy(versions), 0),
-		jv_string("adapter_protocol_version"), jv_array_get(jv_copy(versions), 1),
-		jv_string("agent_model"), r->agent_model ? jv_string(r->agent_model) : jv_null(),
-		jv_string("agent_settings"), jv_object(),
-		jv_string("started_at"), jv_string(started),
-		jv_string("finished_at"), jv_string(finished)));
-	record = jv_object_set(record, jv_string("agent"), JV_OBJECT(
-		jv_string("command"), jv_string(r->agent_cmd), jv_string("info"), jv_copy(r->agent_info)));
-	/* clang-format on */
-	record = jv_object_set(record, jv_string("failure_policy"), jv_string(r->opt->policy));
-	record = jv_object_set(record, jv_string("status"), jv_string(status));
-	record = jv_object_set(record, jv_string("errors"), jv_copy(r->errors));
-	record = jv_object_set(record, jv_string("powercontext"), powercontext);
-	jv_free(versions);
-	return record;
-}
-
-static jv server_answers(const struct run *r, jv readiness, jv before, jv after, jv probes)
-{
-	const char *database = getenv("POWERCONTEXT_E2E_DATABASE_IDENTITY");
-
-	return JV_OBJECT(jv_string("server_url"), jv_string(r->client->base_url),
-			 jv_string("server_version"), r->api ? jv_string(r->api->version) : jv_null(),
-			 jv_string("database"), database && *database ? jv_string(database) : jv_null(),
-			 jv_string("readiness"), readiness,
-			 jv_string("memory_before"), before,
-			 jv_string("memory_after"), after,
-			 jv_string("probes"), probes);
-}
-
-static jv run_workload(struct run *r, const char *outdir, const char *commit)
-{
-	const char *id = json_str(r->workload, "id");
-	jv evaluation = json_get(r->workload, "evaluation");
-	int memory = docs_evaluation_kind(evaluation) == EVALUATION_MEMORY;
-	char started[CLOCK_UTC_LEN];
-	jv readiness = jv_null(), before = jv_null(), after = jv_null(), probes = jv_array();
-	struct pc_err e;
-
-	jv_free(evaluation);
-	new_run_id(r);
-	r->jobs_dir = text_fmt("%s/%s/harbor-jobs", outdir, id);
-	r->job_dir = r->trial_dir = r->trial_name = NULL;
-	r->errors = jv_array();
-	r->agent_info = jv_null();
-	r->rewards = jv_null();
-	r->started_ms = proc_now_ms();
-	clock_utc_now(started);
-	run_progress(r, "run %s", r->run_id);
-	if (workload_model(r->opt, r->workload, &r->agent_model, &e) != 0)
-		run_error(r, "the workload's model: %s", e.msg);
-	else if (open_scope(r, memory) == 0)
-		execute(r, memory, &readiness, &before);
-	scrub(r);
-	/* a workload a stop cut short did not complete, whatever recorded it */
-	if (proc_stop_signal() && jv_array_length(jv_copy(r->errors)) == 0)
-		run_error(r, "stopped: pc-run-bub received %s while the workload ran",
-			  proc_stop_name());
-	if (jv_get_kind(readiness) != JV_KIND_NULL) {
-		if (pc_memory_snapshot(r->client, r->api, r->scope, &after, &e) != 0)
-			run_error(r, "final Memory: %s", e.msg), after = jv_null();
-		else {
-			jv_free(probes);
-			probes = collect_probes(r);
-		}
-	}
-	int failed = jv_array_length(jv_copy(r->errors)) > 0 || (!memory && reward_failed(r));
-	const char *status = failed ? "failed" : "completed";
-	jv record = run_record(r, commit, status, started, server_answers(r, readiness, before, after, probes));
-	run_progress(r, "%s", status);
-	jv_free(r->errors);
-	jv_free(r->rewards);
-	jv_free(r->agent_info);
-	free(r->jobs_dir);
-	free(r->job_dir);
-	free(r->trial_dir);
-	free(r->trial_name);
-	free(r->scope);
-	free(r->agent_model);
-	return record;
-}
-
-/* A workload that did not run: skipped (why NULL) when its fail-fast group
- * stopped before it, failed with why when the worker process running it
- * ended before writing its record.  Either way nothing more is known of it
- * than its selection: no job, no Server answers, and the record says so. */
-static jv unrun_workload(struct run *r, const char *commit, const char *why)
-{
-	char started[CLOCK_UTC_LEN];
-
-	new_run_id(r);
-	r->started_ms = proc_now_ms();
-	r->jobs_dir = r->job_dir = r->trial_dir = NULL;
-	r->errors = jv_array();
-	r->agent_info = jv_null();
-	struct pc_err e;
-	if (workload_model(r->opt, r->workload, &r->agent_model, &e) != 0)
-		run_error(r, "the workload's model: %s", e.msg);
-	if (why)
-		run_error(r, "%s", why);
-	clock_utc_now(started);
-	if (why)
-		run_progress(r, "failed: %s", why);
-	else
-		run_progress(r, "skipped: an earlier workload of its batch failed under fail-fast");
-	jv record = run_record(r, commit, why ? "failed" : "skipped", started,
-			       server_answers(r, jv_null(), jv_null(), jv_null(), jv_array()));
-	jv_free(r->errors);
-	jv_free(r->agent_info);
-	free(r->scope);
-	free(r->agent_model);
-	return record;
-}
-
-/* The workload's batch:<name> group (borrowed from workload), or NULL. */
-static const char *batch_of(jv workload)
-{
-	jv categories = json_get(workload, "categories");
-	const char *batch = NULL;
-
-	jv_array_foreach(categories, i, c) {
-		(void)i;
-		/* the string lives on in workload */
-		if (!batch)
-			batch = docs_batch_name(jv_string_value(c));
-		jv_free(c);
-	}
-	jv_free(categories);
-	return batch;
-}
-
-/* ---- main ---- */
-
-static int parse_args(int argc, char **argv, struct options *o)
+static int parse_args(int argc, char **argv, const char *usage, struct options *o)
 {
 	static const struct option longs[] = {
 		{ "runner", required_argument, NULL, 'r' },
@@ -479,12 +110,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
+	const char *runner = runners[0].name;
 	char *end;
 	int c;
 
 	while ((c = stage_option(&cli)) >= 0) {
 		switch (c) {
-		case 'r': o->runner = optarg; break;
+		case 'r': runner = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'a': o->agent = optarg; break;
 		case 'f': o->policy = optarg; break;
@@ -506,9 +138,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (c != STAGE_END)
 		return c;
-	if (strcmp(o->runner, "local") && strcmp(o->runner, "harbor"))
-		return stage_usage_error("pc-run-bub", usage, "--runner must be local or harbor"), STAGE_USAGE;
-	if (o->harbor_env && strcmp(o->runner, "harbor"))
+	if (!(o->runner = runner_named(runner)))
+		return unknown_runner(usage), STAGE_USAGE;
+	/* Harbor's environment types are the harbor runner's alone */
+	if (o->harbor_env && strcmp(o->runner->name, "harbor"))
 		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs --runner harbor"), STAGE_USAGE;
 	if (o->harbor_env && !*o->harbor_env)
 		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs an environment type"), STAGE_USAGE;
@@ -630,40 +263,6 @@ static char *output_dir(const struct options *o, struct pc_err *e)
 	return dir;
 }
 
-/* What every workload of the run shares, read-only once they run (a
- * worker process has its own copy). */
-struct fleet {
-	const struct options *o;
-	const struct redactor *red;
-	const struct pc_client *client;
-	const struct pc_api *api; /* NULL: the Server could not say what it is */
-	const char *api_error, *project, *outdir, *commit;
-	const struct agent *agent;
-	jv selections; /* borrowed */
-	int n;
-	int *unit_of; /* per workload: the first workload of its unit (jobs.h) */
-	int progress;
-};
-
-static struct run run_of(const struct fleet *f, int i)
-{
-	jv sel = jv_array_get(jv_copy(f->selections), i);
-	/* clang-format off */
-	struct run r = { .opt = f->o, .red = f->red, .client = f->client, .project = f->project,
-			 .api = f->api, .api_error = f->api_error,
-			 .agent_cmd = f->agent->command, .bub_dir = f->agent->bub_dir,
-			 .agent_adapter = f->agent->adapter,
-			 .selection = sel, .workload = json_get(sel, "workload"), .progress = f->progress };
-	/* clang-format on */
-	return r;
-}
-
-static void run_free(struct run *r)
-{
-	jv_free(r->workload);
-	jv_free(r->selection);
-}
-
 /* The workloads of one unit (-1: every one) in selection order, each record
  * written as soon as it is made.  Under fail-fast a batch stops at its first
  * failure; after a stop request no workload starts. */
@@ -676,19 +275,19 @@ static int run_selections(const struct fleet *f, int unit)
 	for (int i = 0; i < f->n && status == EXIT_OK && !proc_stop_signal(); i++) {
 		if (unit >= 0 && f->unit_of[i] != unit)
 			continue;
-		struct run r = run_of(f, i);
-		const char *batch = fail_fast ? batch_of(r.workload) : NULL;
+		struct run r;
+		run_begin(&r, f, i);
+		const char *batch = fail_fast ? run_batch(r.workload) : NULL;
 		jv stop = batch ? jv_object_get(jv_copy(stopped), jv_string(batch)) : jv_invalid();
-		r.gated = batch != NULL;
-		if (r.progress)
+		if (f->progress)
 			fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, f->n, json_str(r.workload, "id"));
-		jv record = jv_is_valid(stop) ? unrun_workload(&r, f->commit, NULL) : run_workload(&r, f->outdir, f->commit);
-		if (batch && (r.gate_closed || !strcmp(json_str(record, "status"), "failed")))
+		jv record = jv_is_valid(stop) ? workload_unrun(&r, NULL) : workload_run(&r);
+		if (batch && (r.result.gate_closed || !strcmp(json_str(record, "status"), "failed")))
 			stopped = jv_object_set(stopped, jv_string(batch), jv_true());
 		if (stage_emit(f->red, record, &e) != 0)
 			status = stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
 		jv_free(stop);
-		run_free(&r);
+		run_end(&r);
 	}
 	jv_free(stopped);
 	return status;
@@ -704,7 +303,7 @@ static int *units_of(const struct options *o, jv selections, int n)
 
 	jv_array_foreach(selections, i, sel) {
 		jv w = jv_object_get(sel, jv_string("workload"));
-		const char *batch = fail_fast ? batch_of(w) : NULL;
+		const char *batch = fail_fast ? run_batch(w) : NULL;
 		jv seen = batch ? jv_object_get(jv_copy(first), jv_string(batch)) : jv_invalid();
 		unit[i] = jv_is_valid(seen) ? (int)jv_number_value(seen) : i;
 		if (batch && !jv_is_valid(seen))
@@ -724,12 +323,14 @@ static int run_unit(void *fleet, int unit)
 static char *unwritten_record(void *fleet, int i, const char *why)
 {
 	const struct fleet *f = fleet;
-	struct run r = run_of(f, i);
-	jv text = jv_dump_string(redact_jv(f->red, unrun_workload(&r, f->commit, why)), 0);
+	struct run r;
+
+	run_begin(&r, f, i);
+	jv text = jv_dump_string(redact_jv(f->red, workload_unrun(&r, why)), 0);
 	char *line = text_fmt("%s\n", jv_string_value(text));
 
 	jv_free(text);
-	run_free(&r);
+	run_end(&r);
 	return line;
 }
 
@@ -756,7 +357,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 	jv selections;
 	char *project = NULL, *outdir = NULL, *commit = NULL;
 	struct agent agent = { NULL, NULL, jv_null() };
-	const struct runner *runner = runner_of(o);
+	const struct runner *runner = o->runner;
 	int status = read_selections(&selections, red), worker = 0;
 
 	if (status == EXIT_OK && jv_array_length(jv_copy(selections)) == 0)
@@ -814,10 +415,12 @@ static int run_all(const struct options *o, const struct redactor *red)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .runner = "local", .policy = "collect-all", .jobs = 1 };
+	struct options o = { .policy = "collect-all", .jobs = 1 };
 	struct redactor red;
-	int rc = parse_args(argc, argv, &o);
+	char *usage = usage_text();
+	int rc = parse_args(argc, argv, usage, &o);
 
+	free(usage);
 	if (rc != 0)
 		return stage_option_exit(rc);
 	redactor_init(&red, environ);

@@ -1,75 +1,97 @@
-/* run: what pc-run-bub's stages share about one workload's run, and the
- * interface of its runners (docs/DESIGN.md §5).
+/* run: one workload's run from run_begin to run_end, and what its runner
+ * may ask of it (docs/DESIGN.md §5).
  *
- * pc-run-bub.c owns the options, the run identity, the Server's answers and
- * the record; a runner executes the workload's Harbor task and leaves a
- * Harbor job directory behind, reporting what it saw into struct run.
+ * What every workload of an invocation shares is the fleet, which main
+ * owns; a run points at it and owns only what is its own.  A runner
+ * (runners.h) reports errors and progress through this module and hands
+ * back what it made and saw as one struct runner_result, which the run
+ * then owns.
  */
 #ifndef PC_RUN_BUB_RUN_H
 #define PC_RUN_BUB_RUN_H
 
 #include <jv.h>
 
+#include "clock.h"
 #include "pcclient.h"
 #include "redact.h"
 
 struct agent;
+struct runner;
 
 struct options {
-	const char *runner, *output, *agent, *policy;
+	const struct runner *runner; /* --runner, a row of runners[] */
+	const char *output, *agent, *policy;
 	const char *harbor_env;    /* --harbor-env TYPE, or NULL for this machine */
 	const char *model_scripts; /* --model-scripts DIR: the scripted model's scripts */
 	double agent_timeout;      /* 0: the task's */
 	int jobs;                  /* --jobs: units of workloads run at once */
 };
 
-/* What one run needs and gathers. */
-struct run {
-	const struct options *opt;
+/* What every workload of the invocation shares.  Main owns it and all it
+ * points at; it is read-only once workloads run (a worker process has its
+ * own copy). */
+struct fleet {
+	const struct options *o;
 	const struct redactor *red;
 	const struct pc_client *client;
 	const struct pc_api *api; /* NULL: the Server could not say what it is */
-	const char *api_error;
-	const char *project;
-	const char *agent_cmd;
-	const char *bub_dir; /* the provisioned Bub ($POWERCONTEXT_E2E_BUB), or NULL */
-	jv agent_adapter;    /* recorded identity of the agent, or null */
-	char *agent_model;   /* BUB_MODEL for this workload; NULL when model-free */
-	jv selection, workload;
-	char run_id[128];
-	char *scope;
-	char *jobs_dir; /* DIR/<workload id>/harbor-jobs */
-	char *job_dir, *trial_dir, *trial_name;
-	jv errors;
-	jv agent_info; /* from the first initialize, or null */
-	jv rewards;    /* the trial's rewards, or null */
-	double protocol;
-	int progress;
-	int gated;       /* a step below 1 stops the trial (fail-fast batch) */
-	int gate_closed; /* and one did */
-	long long started_ms;
+	const char *api_error;    /* why, when api is NULL */
+	const char *project;      /* the repository holding this binary */
+	const char *outdir;       /* --output, absolute */
+	const char *commit;       /* the PowerContext under test, as replays name it */
+	const struct agent *agent;
+	jv selections; /* every selection, in input order */
+	int n;
+	int *unit_of; /* per workload: the first workload of its unit (jobs.h) */
+	int progress; /* progress lines on stderr */
 };
+
+/* What a runner hands back; from then on the run owns it. */
+struct runner_result {
+	char *job_dir;    /* owned: the Harbor job directory it wrote, or NULL */
+	char *trial_dir;  /* owned: the trial's directory in it, or NULL */
+	char *trial_name; /* owned, or NULL */
+	jv rewards;       /* owned: the trial's rewards, or null */
+	jv agent_info;    /* owned: agentInfo from the first initialize, or null */
+	double protocol;  /* the protocolVersion initialize answered, 0 for none */
+	int gate_closed;  /* a step of a gated run scored below 1 */
+};
+
+/* One workload's run. */
+struct run {
+	const struct fleet *fleet; /* borrowed from main */
+	jv selection;              /* owned */
+	jv workload;               /* owned: the selection's */
+	char run_id[128];
+	char *scope;       /* owned: its name, until the Server gives the scope an id */
+	char *jobs_dir;    /* owned: DIR/<workload id>/harbor-jobs */
+	char *agent_model; /* owned: BUB_MODEL for this workload; NULL when model-free */
+	int gated;         /* a step below 1 stops the trial (fail-fast batch) */
+	char started[CLOCK_UTC_LEN];
+	long long started_ms;
+	jv errors;                   /* owned: the run's errors, strings */
+	struct runner_result result; /* owned: empty until a runner ran */
+};
+
+/* Begin the run of workload i of f: a fresh run id and scope name, no
+ * errors, and the time it started.  Every begun run is ended by run_end,
+ * which frees what it owns. */
+void run_begin(struct run *r, const struct fleet *f, int i);
+void run_end(struct run *r);
+
+/* Nothing made or seen yet: what a runner starts its result from. */
+struct runner_result runner_result_none(void);
+
+/* The workload's batch:<name> group (borrowed from workload), or NULL. */
+const char *run_batch(jv workload);
 
 /* Progress on stderr when asked for, and an error of the run (both printf). */
 void run_progress(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A runner executes the task in task_dir (NULL: a registry dataset) and
- * writes the job under r->jobs_dir/<run id>, setting r->job_dir,
- * r->trial_dir and r->trial_name to what it wrote, and r->rewards,
- * r->agent_info, r->protocol and r->gate_closed to what it saw; every
- * failure is a run_error. */
-struct runner {
-	/* before any workload runs: what the runner needs is there (or NULL) */
-	int (*check)(const struct options *o, const struct pc_client *c, const char *project,
-		     const struct agent *agent, struct pc_err *e);
-	void (*run_task)(struct run *r, const char *task_dir);
-};
-
-extern const struct runner local_runner, harbor_runner;
-
-/* Shared by both runners: the Harbor exception a step or trial recorded as
- * the run error "step <s>: <type>: <message>" (borrowed). */
+/* The Harbor exception a step or trial recorded as the run error
+ * "step <s>: <type>: <message>" (borrowed). */
 void run_step_exception(struct run *r, const char *step, jv exception);
 
 /* A step's deadlines in seconds as Harbor reads task.toml (both borrowed):

@@ -1,0 +1,116 @@
+/* run: one workload's run from run_begin to run_end (run.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docs.h"
+#include "harbor.h"
+#include "json.h"
+#include "proc.h"
+#include "run.h"
+#include "text.h"
+
+void run_begin(struct run *r, const struct fleet *f, int i)
+{
+	char hex[13];
+	jv selection = jv_array_get(jv_copy(f->selections), i);
+
+	*r = (struct run){ .fleet = f, .selection = selection, .workload = json_get(selection, "workload") };
+	const char *id = json_str(r->workload, "id");
+	harbor_random_hex(hex, 12);
+	snprintf(r->run_id, sizeof r->run_id, "%s-%s", id, hex);
+	r->scope = text_fmt("e2e:%s", r->run_id);
+	r->jobs_dir = text_fmt("%s/%s/harbor-jobs", f->outdir, id);
+	r->gated = !strcmp(f->o->policy, "fail-fast") && run_batch(r->workload);
+	r->errors = jv_array();
+	r->result = runner_result_none();
+	r->started_ms = proc_now_ms();
+	clock_utc_now(r->started);
+}
+
+void run_end(struct run *r)
+{
+	jv_free(r->selection);
+	jv_free(r->workload);
+	free(r->scope);
+	free(r->jobs_dir);
+	free(r->agent_model);
+	jv_free(r->errors);
+	free(r->result.job_dir);
+	free(r->result.trial_dir);
+	free(r->result.trial_name);
+	jv_free(r->result.rewards);
+	jv_free(r->result.agent_info);
+}
+
+struct runner_result runner_result_none(void)
+{
+	return (struct runner_result){ .rewards = jv_null(), .agent_info = jv_null() };
+}
+
+const char *run_batch(jv workload)
+{
+	jv categories = json_get(workload, "categories");
+	const char *batch = NULL;
+
+	jv_array_foreach(categories, i, c) {
+		(void)i;
+		/* the string lives on in workload */
+		if (!batch)
+			batch = docs_batch_name(jv_string_value(c));
+		jv_free(c);
+	}
+	jv_free(categories);
+	return batch;
+}
+
+void run_progress(const struct run *r, const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+
+	if (!r->fleet->progress)
+		return;
+	sbuf_addf(&b, "pc-run-bub: [%s %.1fs] ", json_str(r->workload, "id"), (proc_now_ms() - r->started_ms) / 1000.0);
+	va_start(ap, fmt);
+	sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	sbuf_add(&b, "\n");
+	/* one write: workers side by side share stderr, and their lines must not mix */
+	char *line = sbuf_take(&b);
+	fputs(line, stderr);
+	free(line);
+}
+
+void run_error(struct run *r, const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	char *msg = sbuf_take(&b), *capped = text_cap(msg, TEXT_ERROR_CAP);
+	r->errors = jv_array_append(r->errors, jv_string(capped));
+	free(capped);
+	free(msg);
+}
+
+void run_step_exception(struct run *r, const char *step, jv exception)
+{
+	run_error(r, "step %s: %s: %s", step, json_str(exception, "exception_type"),
+		  json_str(exception, "exception_message"));
+}
+
+double run_agent_timeout(const struct run *r, jv task_toml, jv step)
+{
+	if (r->fleet->o->agent_timeout > 0)
+		return r->fleet->o->agent_timeout;
+	return json_number_at(step, "agent.timeout_sec", json_number_at(task_toml, "agent.timeout_sec", 0));
+}
+
+double run_verifier_timeout(jv task_toml, jv step)
+{
+	return json_number_at(step, "verifier.timeout_sec", json_number_at(task_toml, "verifier.timeout_sec", 600));
+}

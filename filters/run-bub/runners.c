@@ -1,0 +1,26 @@
+/* runners: the table of runners (runners.h). */
+#include <stddef.h>
+#include <string.h>
+
+#include "runners.h"
+
+/* clang-format off */
+const struct runner runners[] = {
+	{ "local",
+	  "run steps here, sandboxed with bubblewrap (default)\n",
+	  NULL, local_runner_run },
+	{ "harbor",
+	  "run through the Harbor CLI that pipelines/pc-powercontext harbor\n"
+	  "provides ($POWERCONTEXT_E2E_HARBOR), on a bubblewrap environment\n",
+	  harbor_runner_check, harbor_runner_run },
+	{ NULL, NULL, NULL, NULL },
+};
+/* clang-format on */
+
+const struct runner *runner_named(const char *name)
+{
+	for (const struct runner *r = runners; r->name; r++)
+		if (!strcmp(r->name, name))
+			return r;
+	return NULL;
+}
