@@ -2,10 +2,12 @@
 
 #include <stdlib.h>
 
+#include "json.h"
+
 jv entry(jv value, char *reason)
 {
-	jv out = JV_OBJECT(jv_string("value"), value, jv_string("reason"),
-			   reason ? jv_string(reason) : jv_null());
+	jv out = JV_OBJECT(jv_string("value"), value,
+			   jv_string("reason"), json_string_or_null(reason));
 
 	free(reason);
 	return out;

@@ -446,6 +446,11 @@ jv json_get(jv obj, const char *key)
 	return jv_object_get(jv_copy(obj), jv_string(key));
 }
 
+jv json_string_or_null(const char *s)
+{
+	return s ? jv_string(s) : jv_null();
+}
+
 const char *json_str(jv obj, const char *key)
 {
 	jv v = json_get(obj, key);

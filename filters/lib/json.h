@@ -52,6 +52,8 @@ char *json_pretty(jv v);
 const char *json_str(jv obj, const char *key); /* NULL unless a string */
 int json_has_true(jv obj, const char *key);
 jv json_get(jv obj, const char *key); /* borrowed copy, caller frees */
+/* A JSON string of s, or null when s is NULL. */
+jv json_string_or_null(const char *s);
 
 /* The value at a dotted path ("task.dataset.id") of obj (borrowed); null
  * where the path does not lead, never invalid. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "acp_answer.h"
 #include "json.h"
 #include "text.h"
 
@@ -42,7 +43,8 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 	c->events = fopen(events_path, "ae");
 	if (!c->events)
 		return pc_fail_errno(e, "%s: cannot create", events_path);
-	c->stderr_log = fopen(stderr_path, "ae"); /* never the agent's: it writes through the pipe */
+	c->stderr_log =
+		fopen(stderr_path, "ae"); /* never the agent's: it writes through the pipe */
 	if (!c->stderr_log)
 		return pc_fail_errno(e, "%s: cannot create", stderr_path);
 	setvbuf(c->stderr_log, NULL, _IONBF, 0); /* on disk as it comes, for whoever follows it */
@@ -60,7 +62,8 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 		}
 		c->proc.in_fd = in_fd;
 		c->proc.out_fd = out_fd;
-	} else if (proc_spawn(&c->proc, argv, env, NULL, NULL, PROC_PIPES | PROC_STDERR_PIPE, e) != 0)
+	} else if (proc_spawn(&c->proc, argv, env, NULL, NULL, PROC_PIPES | PROC_STDERR_PIPE, e) !=
+		   0)
 		return -1;
 	c->started = 1;
 	return 0;
@@ -109,15 +112,6 @@ static int wait_draining(struct acp_client *c, long ms)
 			drain_stderr(c);
 	}
 	return 1;
-}
-
-static void record(struct acp_client *c, const char *type, jv payload)
-{
-	jv ev = JV_OBJECT(jv_string("event_type"), jv_string(type),
-			  jv_string("payload"), payload);
-	struct pc_err ignored;
-
-	json_write_line(c->events, ev, &ignored);
 }
 
 static int send_frame(struct acp_client *c, jv frame, struct pc_err *e)
@@ -171,11 +165,12 @@ static int read_line(struct acp_client *c, char **line, const char *waiting_for,
 		}
 		long long left = c->deadline_ms < 0 ? -1 : c->deadline_ms - proc_now_ms();
 		if (proc_stop_signal())
-			return pc_fail(e, "stopped waiting for %s: pc-run-bub received %s", waiting_for,
-				       proc_stop_name());
+			return pc_fail(e, "stopped waiting for %s: pc-run-bub received %s",
+				       waiting_for, proc_stop_name());
 		if (c->deadline_ms >= 0 && left <= 0)
 			return pc_fail(e, "agent timed out waiting for %s", waiting_for);
-		struct pollfd pfd[2] = { { c->proc.out_fd, POLLIN, 0 }, { c->proc.err_fd, POLLIN, 0 } };
+		struct pollfd pfd[2] = { { c->proc.out_fd, POLLIN, 0 },
+					 { c->proc.err_fd, POLLIN, 0 } };
 		/* short waits: an agent that dies before opening its output
 		 * shows up only as an exited process */
 		int r = poll(pfd, 2, left < 0 || left > 200 ? 200 : (int)left);
@@ -187,7 +182,8 @@ static int read_line(struct acp_client *c, char **line, const char *waiting_for,
 			if (proc_wait(&c->proc, 0)) {
 				char how[128];
 				proc_describe(c->proc.status, how, sizeof how);
-				return pc_fail(e, "agent exited (%s) while waiting for %s", how, waiting_for);
+				return pc_fail(e, "agent exited (%s) while waiting for %s", how,
+					       waiting_for);
 			}
 			continue;
 		}
@@ -208,174 +204,12 @@ static int read_line(struct acp_client *c, char **line, const char *waiting_for,
 	}
 }
 
-static jv method_not_found(jv id, const char *method)
-{
-	return JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"), id,
-			 jv_string("error"),
-			 JV_OBJECT(jv_string("code"), jv_number(-32601),
-				   jv_string("message"), jv_string("Method not found"),
-				   jv_string("data"), JV_OBJECT(jv_string("method"), jv_string(method))));
-}
-
-/* Harbor's allow policy: the first allow_once/allow_always option. */
-static jv permission_outcome(jv params)
-{
-	jv options = jv_object_get(jv_copy(params), jv_string("options"));
-	jv chosen = jv_null();
-
-	if (jv_get_kind(options) == JV_KIND_ARRAY) {
-		jv_array_foreach(options, i, opt) {
-			(void)i;
-			const char *kind = json_str(opt, "kind");
-			if (jv_get_kind(chosen) == JV_KIND_NULL && kind &&
-			    (!strcmp(kind, "allow_once") || !strcmp(kind, "allow_always")))
-				chosen = jv_object_get(jv_copy(opt), jv_string("optionId"));
-			jv_free(opt);
-		}
-	}
-	jv_free(options);
-	if (jv_get_kind(chosen) == JV_KIND_NULL)
-		return JV_OBJECT(jv_string("outcome"), JV_OBJECT(jv_string("outcome"), jv_string("cancelled")));
-	return JV_OBJECT(jv_string("outcome"),
-			 JV_OBJECT(jv_string("outcome"), jv_string("selected"),
-				   jv_string("optionId"), chosen));
-}
-
-static jv rpc_error_frame(jv id, int code, const char *message, const char *detail)
-{
-	return JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"), id,
-			 jv_string("error"),
-			 JV_OBJECT(jv_string("code"), jv_number(code), jv_string("message"), jv_string(message),
-				   jv_string("data"), JV_OBJECT(jv_string("details"), jv_string(detail))));
-}
-
-static jv rpc_result_frame(jv id, jv result)
-{
-	return JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"), id, jv_string("result"), result);
-}
-
-/* The last limit bytes of s, starting on a UTF-8 character boundary. */
-static jv output_tail(const char *s, size_t len, jv limit, int *truncated)
-{
-	size_t from = 0;
-
-	if (jv_get_kind(limit) == JV_KIND_NUMBER && jv_number_value(limit) >= 0 &&
-	    (double)len > jv_number_value(limit)) {
-		from = len - (size_t)jv_number_value(limit);
-		while (from < len && ((unsigned char)s[from] & 0xC0) == 0x80)
-			from++;
-	}
-	*truncated = from > 0;
-	return jv_string_sized(s + from, (int)(len - from));
-}
-
-static jv create_terminal(struct acp_client *c, jv id, jv params)
-{
-	struct acp_terminal_result res = { NULL, 0, 0, 0 };
-	struct pc_err e;
-	char tid[32];
-	int truncated;
-
-	if (!json_str(params, "command"))
-		return rpc_error_frame(id, -32602, "Invalid params", "terminal/create needs a command");
-	snprintf(tid, sizeof tid, "term_%04d", ++c->terminals_created);
-	record(c, "create_terminal",
-	       JV_OBJECT(jv_string("session_id"), json_at(params, "sessionId"), jv_string("terminal_id"), jv_string(tid),
-			 jv_string("command"), json_at(params, "command"), jv_string("args"), json_at(params, "args"),
-			 jv_string("cwd"), json_at(params, "cwd"), jv_string("env"), json_at(params, "env"),
-			 jv_string("output_byte_limit"), json_at(params, "outputByteLimit")));
-	if (c->terminal_host->run(c->terminal_host->ctx, params, c->deadline_ms, &res, &e) != 0) {
-		record(c, "terminal_output_error",
-		       JV_OBJECT(jv_string("terminal_id"), jv_string(tid),
-				 jv_string("error"), JV_OBJECT(jv_string("type"), jv_string("RuntimeError"), jv_string("message"), jv_string(e.msg))));
-		free(res.output);
-		return rpc_error_frame(id, -32603, "Internal error", e.msg);
-	}
-	jv limit = json_at(params, "outputByteLimit");
-	jv output = output_tail(res.output ? res.output : "", res.len, limit, &truncated);
-	jv status = res.signalled ? JV_OBJECT(jv_string("exitCode"), jv_null(), jv_string("signal"), jv_string("SIGKILL"))
-				  : JV_OBJECT(jv_string("exitCode"), jv_number(res.code), jv_string("signal"), jv_null());
-	c->terminals = jv_object_set(c->terminals, jv_string(tid),
-				     JV_OBJECT(jv_string("output"), output, jv_string("truncated"), jv_bool(truncated),
-					       jv_string("exitStatus"), status));
-	jv_free(limit);
-	free(res.output);
-	return rpc_result_frame(id, JV_OBJECT(jv_string("terminalId"), jv_string(tid)));
-}
-
-/* terminal/output, wait_for_exit, kill and release of a finished terminal. */
-static jv serve_terminal(struct acp_client *c, const char *method, jv id, jv params)
-{
-	const char *tid = json_str(params, "terminalId");
-	jv term = tid ? jv_object_get(jv_copy(c->terminals), jv_string(tid)) : jv_invalid();
-	jv sid = json_at(params, "sessionId"), reply;
-
-	if (!jv_is_valid(term)) {
-		record(c, "terminal_output_error",
-		       JV_OBJECT(jv_string("terminal_id"), tid ? jv_string(tid) : jv_null(),
-				 jv_string("error"), JV_OBJECT(jv_string("type"), jv_string("KeyError"), jv_string("message"), jv_string("unknown terminal"))));
-		jv_free(sid);
-		jv_free(term);
-		return rpc_error_frame(id, -32602, "Invalid params", "unknown terminalId");
-	}
-	jv status = json_get(term, "exitStatus");
-	if (!strcmp(method, "terminal/output")) {
-		jv output = json_get(term, "output");
-		record(c, "terminal_output",
-		       JV_OBJECT(jv_string("session_id"), sid, jv_string("terminal_id"), jv_string(tid),
-				 jv_string("truncated"), json_at(term, "truncated"), jv_string("has_exit_status"), jv_true(),
-				 jv_string("output_length"), jv_number(jv_string_length_bytes(jv_copy(output)))));
-		jv_free(output);
-		reply = rpc_result_frame(id, jv_copy(term));
-	} else if (!strcmp(method, "terminal/wait_for_exit")) {
-		record(c, "wait_for_terminal_exit",
-		       JV_OBJECT(jv_string("session_id"), sid, jv_string("terminal_id"), jv_string(tid),
-				 jv_string("exit_code"), json_at(status, "exitCode"), jv_string("signal"), json_at(status, "signal")));
-		reply = rpc_result_frame(id, jv_copy(status));
-	} else {
-		int release = !strcmp(method, "terminal/release");
-		record(c, release ? "release_terminal" : "kill_terminal",
-		       JV_OBJECT(jv_string("session_id"), sid, jv_string("terminal_id"), jv_string(tid),
-				 jv_string("exit_status"), jv_copy(status)));
-		if (release)
-			c->terminals = jv_object_delete(c->terminals, jv_string(tid));
-		reply = rpc_result_frame(id, jv_object());
-	}
-	jv_free(status);
-	jv_free(term);
-	return reply;
-}
-
-static int is_terminal_method(const char *method)
-{
-	static const char *const names[] = { "terminal/create", "terminal/output", "terminal/wait_for_exit",
-					     "terminal/kill", "terminal/release" };
-
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (!strcmp(method, names[i]))
-			return 1;
-	return 0;
-}
-
 static int serve_request(struct acp_client *c, jv msg, struct pc_err *e)
 {
 	const char *method = json_str(msg, "method");
 	jv id = jv_object_get(jv_copy(msg), jv_string("id"));
 	jv params = jv_object_get(jv_copy(msg), jv_string("params"));
-	jv reply;
-
-	if (!strcmp(method, "session/request_permission")) {
-		c->permissions_requested++;
-		record(c, "request_permission",
-		       JV_OBJECT(jv_string("session_id"), jv_object_get(jv_copy(params), jv_string("sessionId")),
-				 jv_string("tool_call"), jv_object_get(jv_copy(params), jv_string("toolCall")),
-				 jv_string("options"), jv_object_get(jv_copy(params), jv_string("options"))));
-		reply = rpc_result_frame(id, permission_outcome(params));
-	} else if (c->terminal_host && is_terminal_method(method))
-		reply = !strcmp(method, "terminal/create") ? create_terminal(c, id, params)
-							   : serve_terminal(c, method, id, params);
-	else
-		reply = method_not_found(id, method);
+	jv reply = acp_answer(c, method, id, params);
 	jv_free(params);
 	return send_frame(c, reply, e);
 }
@@ -388,9 +222,9 @@ static void take_notification(struct acp_client *c, jv msg)
 	if (!strcmp(method, "session/update") && jv_get_kind(params) == JV_KIND_OBJECT) {
 		jv update = jv_object_get(jv_copy(params), jv_string("update"));
 		c->updates = jv_array_append(c->updates, jv_copy(update));
-		record(c, "session_update",
-		       JV_OBJECT(jv_string("session_id"), jv_object_get(jv_copy(params), jv_string("sessionId")),
-				 jv_string("update"), update));
+		acp_record(c, "session_update",
+			   JV_OBJECT(jv_string("session_id"), json_get(params, "sessionId"),
+				     jv_string("update"), update));
 	}
 	jv_free(params);
 }
@@ -418,8 +252,9 @@ int acp_request(struct acp_client *c, const char *method, jv params,
 		jv *result, struct pc_err *e)
 {
 	long id = c->next_id++;
-	jv frame = JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"), jv_string("id"),
-			     jv_number((double)id), jv_string("method"), jv_string(method),
+	jv frame = JV_OBJECT(jv_string("jsonrpc"), jv_string("2.0"),
+			     jv_string("id"), jv_number((double)id),
+			     jv_string("method"), jv_string(method),
 			     jv_string("params"), params);
 
 	if (send_frame(c, frame, e) != 0)
@@ -486,7 +321,9 @@ void acp_stop(struct acp_client *c, long grace_ms)
 		c->started = 0;
 	}
 	if (c->stderr_log && c->stderr_dropped)
-		fprintf(c->stderr_log, "\n[pc-e2e: the agent's stderr was cut at %lld bytes; %lld more were discarded]\n",
+		fprintf(c->stderr_log,
+			"\n[pc-e2e: the agent's stderr was cut at %lld bytes; %lld more were "
+			"discarded]\n",
 			c->stderr_kept, c->stderr_dropped);
 	if (c->stderr_log)
 		fclose(c->stderr_log);

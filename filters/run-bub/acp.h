@@ -4,9 +4,9 @@
  * agent sends meanwhile: session/update notifications are recorded,
  * session/request_permission is answered by the allow policy, the terminal
  * methods are served through the caller's terminal host when it set one
- * (Harbor serves them too), any other request is refused with -32601.  Every callback is appended to the
- * acp-events.jsonl file in Harbor's format.  A deadline bounds every wait; a
- * crash, hang, non-JSON output or closed pipe becomes an error value.
+ * (Harbor serves them too), any other request is refused with -32601.  Every callback is appended
+ * to the acp-events.jsonl file in Harbor's format.  A deadline bounds every wait; a crash, hang,
+ * non-JSON output or closed pipe becomes an error value.
  */
 #ifndef PC_ACP_H
 #define PC_ACP_H
@@ -48,8 +48,9 @@ struct acp_client {
 	jv updates;            /* every session/update "update" object */
 	int permissions_requested;
 	int started;
-	const struct acp_terminal_host *terminal_host; /* NULL: the terminal methods are refused */
-	jv terminals;                                  /* terminalId -> {output, truncated, exitStatus} */
+	/* NULL: the terminal methods are refused */
+	const struct acp_terminal_host *terminal_host;
+	jv terminals; /* terminalId -> {output, truncated, exitStatus} */
 	int terminals_created;
 	FILE *stderr_log; /* acp.txt: the agent's stderr, up to ACP_STDERR_CAP bytes */
 	long long stderr_kept, stderr_dropped;

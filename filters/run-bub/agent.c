@@ -94,7 +94,8 @@ void agent_env(const struct run *r, struct envv *e)
 	snprintf(num, sizeof num, "%.0f", json_number_at(exec, "max_tokens", 16384));
 	env_set(e, "BUB_MAX_TOKENS", num);
 	/* only a Memory evaluation sets capture; other kinds run with its defaults */
-	env_set(e, "POWERCONTEXT_BUB_CAPTURE_EVENTS", json_has_true(spec, "capture_events") ? "true" : "false");
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_EVENTS",
+		json_has_true(spec, "capture_events") ? "true" : "false");
 	snprintf(num, sizeof num, "%.0f", json_number_at(spec, "checkpoint_every_events", 5));
 	env_set(e, "POWERCONTEXT_BUB_CAPTURE_CHECKPOINT_EVERY", num);
 	snprintf(num, sizeof num, "%.0f", json_number_at(spec, "max_event_bytes", 8192));
@@ -103,7 +104,8 @@ void agent_env(const struct run *r, struct envv *e)
 	env_set(e, "POWERCONTEXT_BUB_SCOPE_ID", r->scope);
 	const char *proxy = getenv("POWERCONTEXT_E2E_AGENT_PROXY_URL");
 	if (proxy && *proxy) {
-		static const char *const names[] = { "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy" };
+		static const char *const names[] = { "HTTP_PROXY", "HTTPS_PROXY", "http_proxy",
+						     "https_proxy" };
 		for (size_t i = 0; i < 4; i++)
 			env_set(e, names[i], proxy);
 		env_set(e, "NO_PROXY", "127.0.0.1,localhost,host-gateway,powercontext");
@@ -135,7 +137,6 @@ static int is_command(jv argv)
 
 	if (ok)
 		jv_array_foreach(argv, i, word) {
-			(void)i;
 			ok = ok && jv_get_kind(word) == JV_KIND_STRING;
 			jv_free(word);
 		}
@@ -148,14 +149,17 @@ static int provisioned_bub(const char *dir, struct agent *a, struct pc_err *e)
 {
 	char *identity = io_join(dir, "pc-e2e-adapter.json");
 	struct sbuf cmd = { 0 };
-	int rc = json_read_file(identity, &a->adapter, e) != 0 ? pc_wrap(e, "POWERCONTEXT_E2E_BUB=%s: ", dir) : 0;
+	int rc = json_read_file(identity, &a->adapter, e) != 0
+			 ? pc_wrap(e, "POWERCONTEXT_E2E_BUB=%s: ", dir)
+			 : 0;
 	jv argv = rc == 0 ? json_get(a->adapter, "command") : jv_invalid();
 
 	if (rc == 0 && !is_command(argv))
 		rc = pc_fail(e, "POWERCONTEXT_E2E_BUB=%s: %s names no command", dir, identity);
 	if (rc == 0)
 		jv_array_foreach(argv, i, word) {
-			char *w = i == 0 ? io_join(dir, jv_string_value(word)) : pc_xstrdup(jv_string_value(word));
+			char *w = i == 0 ? io_join(dir, jv_string_value(word))
+					 : pc_xstrdup(jv_string_value(word));
 			if (i == 0 && access(w, X_OK) != 0 && rc == 0)
 				rc = pc_fail_errno(e, "POWERCONTEXT_E2E_BUB=%s: no %s", dir, w);
 			sbuf_addf(&cmd, "%s'%s'", i ? " " : "", w);
@@ -189,8 +193,10 @@ int agent_resolve(const char *option, struct agent *a, struct pc_err *e)
 		a->command = pc_xstrdup("bub-acp-server");
 		return 0;
 	}
-	return pc_fail(e, "no agent: set POWERCONTEXT_E2E_BUB to the Bub that pipelines/pc-powercontext bub "
-			  "provides, put bub-acp-server on PATH, or pass --agent");
+	return pc_fail(
+		e,
+		"no agent: set POWERCONTEXT_E2E_BUB to the Bub that pipelines/pc-powercontext bub "
+		"provides, put bub-acp-server on PATH, or pass --agent");
 }
 
 void agent_free(struct agent *a)

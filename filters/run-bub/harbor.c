@@ -133,13 +133,14 @@ jv harbor_trial_rewards(jv step_results, const char *strategy)
 	int counted = 0;
 
 	jv_array_foreach(step_results, i, step) {
-		(void)i;
 		jv rewards = json_at(step, HARBOR_REWARDS_PATH);
 		if (jv_get_kind(rewards) == JV_KIND_OBJECT) {
 			counted++;
 			jv_object_foreach(rewards, k, x) {
 				jv old = jv_object_get(jv_copy(sums), jv_copy(k));
-				double base = jv_get_kind(old) == JV_KIND_NUMBER ? jv_number_value(old) : 0;
+				double base = jv_get_kind(old) == JV_KIND_NUMBER
+						      ? jv_number_value(old)
+						      : 0;
 				jv_free(old);
 				sums = jv_object_set(sums, k, jv_number(base + jv_number_value(x)));
 				jv_free(x);
@@ -183,7 +184,8 @@ jv harbor_acp_summary(const char *instruction, jv initialize, jv session,
 				? jv_object_get(jv_copy(initialize), jv_string("agentInfo"))
 				: jv_null();
 
-	s = jv_object_set(s, jv_string("agent_info"), jv_is_valid(agent_info) ? agent_info : jv_null());
+	s = jv_object_set(s, jv_string("agent_info"),
+			  jv_is_valid(agent_info) ? agent_info : jv_null());
 	s = jv_object_set(s, jv_string("auth_methods"), jv_array());
 	s = jv_object_set(s, jv_string("selected_authenticate_method_id"), jv_null());
 	s = jv_object_set(s, jv_string("session"), session);
@@ -216,6 +218,11 @@ static void add_text_chunk(struct sbuf *b, jv u)
 	jv_free(content);
 }
 
+#define UNKNOWN_SESSION "pc-e2e-local-unknown-session"
+#define TRAJECTORY_NOTES                                                                   \
+	"Converted from ACP session updates by pc-run-bub's local runner; one agent step " \
+	"per prompt."
+
 jv harbor_trajectory(const char *session_id, jv agent_info,
 		     const char *instruction, jv updates, int permissions_requested)
 {
@@ -223,59 +230,57 @@ jv harbor_trajectory(const char *session_id, jv agent_info,
 	jv counts = jv_object(), calls = jv_array();
 
 	jv_array_foreach(updates, i, u) {
-		(void)i;
 		const char *kind = update_kind(u);
 		jv old = jv_object_get(jv_copy(counts), jv_string(kind));
-		counts = jv_object_set(counts, jv_string(kind),
-				       jv_number((jv_get_kind(old) == JV_KIND_NUMBER ? jv_number_value(old) : 0) + 1));
+		counts = jv_object_set(
+			counts, jv_string(kind),
+			jv_number((jv_get_kind(old) == JV_KIND_NUMBER ? jv_number_value(old) : 0) +
+				  1));
 		jv_free(old);
 		if (!strcmp(kind, "agent_message_chunk"))
 			add_text_chunk(&message, u);
 		else if (!strcmp(kind, "tool_call")) {
 			jv input = jv_object_get(jv_copy(u), jv_string("rawInput"));
 			if (jv_get_kind(input) != JV_KIND_OBJECT) {
-				/* clang-format off */
-				input = jv_get_kind(input) == JV_KIND_INVALID ? jv_object()
-					: JV_OBJECT(jv_string("value"), input);
-				/* clang-format on */
+				input = jv_get_kind(input) == JV_KIND_INVALID
+						? jv_object()
+						: JV_OBJECT(jv_string("value"), input);
 			}
 			const char *title = json_str(u, "title");
-			/* clang-format off */
-			calls = jv_array_append(calls, JV_OBJECT(
-				jv_string("tool_call_id"), jv_object_get(jv_copy(u), jv_string("toolCallId")),
+			jv call = JV_OBJECT(
+				jv_string("tool_call_id"), json_get(u, "toolCallId"),
 				jv_string("function_name"), jv_string(title ? title : "tool"),
-				jv_string("arguments"), input));
-			/* clang-format on */
+				jv_string("arguments"), input);
+			calls = jv_array_append(calls, call);
 		}
 		jv_free(u);
 	}
 	jv_free(updates);
 	char *text = sbuf_take(&message);
-	jv agent_step = JV_OBJECT(jv_string("step_id"), jv_number(2), jv_string("source"), jv_string("agent"),
+	jv agent_step = JV_OBJECT(jv_string("step_id"), jv_number(2),
+				  jv_string("source"), jv_string("agent"),
 				  jv_string("message"), jv_string(text));
 	free(text);
 	if (jv_array_length(jv_copy(calls)) > 0)
 		agent_step = jv_object_set(agent_step, jv_string("tool_calls"), calls);
 	else
 		jv_free(calls);
-	agent_step = jv_object_set(agent_step, jv_string("extra"),
-				   JV_OBJECT(jv_string("session_update_counts"), counts,
-					     jv_string("permissions_requested"),
-					     jv_number(permissions_requested)));
+	jv extra = JV_OBJECT(jv_string("session_update_counts"), counts,
+			     jv_string("permissions_requested"), jv_number(permissions_requested));
+	agent_step = jv_object_set(agent_step, jv_string("extra"), extra);
 	const char *name = json_str(agent_info, "name"), *version = json_str(agent_info, "version");
-	/* clang-format off */
+	jv agent = JV_OBJECT(jv_string("name"), jv_string(name ? name : "unknown"),
+			     jv_string("version"), jv_string(version ? version : "unknown"));
+	jv user_step = JV_OBJECT(jv_string("step_id"), jv_number(1),
+				 jv_string("source"), jv_string("user"),
+				 jv_string("message"), jv_string(instruction));
 	jv doc = JV_OBJECT(
 		jv_string("schema_version"), jv_string("ATIF-v1.6"),
-		jv_string("session_id"), jv_string(session_id ? session_id : "pc-e2e-local-unknown-session"),
-		jv_string("agent"), JV_OBJECT(jv_string("name"), jv_string(name ? name : "unknown"),
-					      jv_string("version"), jv_string(version ? version : "unknown")),
-		jv_string("steps"), JV_ARRAY(JV_OBJECT(jv_string("step_id"), jv_number(1),
-						       jv_string("source"), jv_string("user"),
-						       jv_string("message"), jv_string(instruction)),
-					     agent_step),
-		jv_string("notes"), jv_string("Converted from ACP session updates by pc-run-bub's local runner; one agent step per prompt."),
+		jv_string("session_id"), jv_string(session_id ? session_id : UNKNOWN_SESSION),
+		jv_string("agent"), agent,
+		jv_string("steps"), JV_ARRAY(user_step, agent_step),
+		jv_string("notes"), jv_string(TRAJECTORY_NOTES),
 		jv_string("final_metrics"), JV_OBJECT(jv_string("total_steps"), jv_number(2)));
-	/* clang-format on */
 	jv_free(agent_info);
 	return doc;
 }

@@ -67,13 +67,16 @@ static jv dataset_config(const struct run *r, const char *task_dir)
 		jv name = literal_pattern(slash ? slash + 1 : task_dir);
 		if (slash)
 			*slash = '\0';
-		jv out = JV_OBJECT(jv_string("path"), jv_string(parent), jv_string("task_names"), JV_ARRAY(name));
+		jv out = JV_OBJECT(jv_string("path"), jv_string(parent),
+				   jv_string("task_names"), JV_ARRAY(name));
 		free(parent);
 		return out;
 	}
+	jv task = json_at(r->workload, "dataset.task_id");
+
 	return JV_OBJECT(jv_string("name"), json_at(r->workload, "dataset.name"),
 			 jv_string("version"), json_at(r->workload, "dataset.version"),
-			 jv_string("task_names"), JV_ARRAY(json_at(r->workload, "dataset.task_id")));
+			 jv_string("task_names"), JV_ARRAY(task));
 }
 
 /* Here: the command pc-run-bub resolved, launched inside the sandbox.
@@ -87,15 +90,17 @@ static jv agent_config(const struct run *r)
 	jv kwargs;
 
 	if (o->harbor_env)
-		kwargs = JV_OBJECT(jv_string("bub"), jv_string(resolved->bub_dir ? resolved->bub_dir : ""));
+		kwargs = JV_OBJECT(
+			jv_string("bub"), jv_string(resolved->bub_dir ? resolved->bub_dir : ""));
 	else
 		kwargs = JV_OBJECT(jv_string("command"), jv_string(resolved->command),
 				   jv_string("version"), jv_string(version ? version : "unknown"));
-	jv agent = JV_OBJECT(jv_string("import_path"),
-			     jv_string(o->harbor_env ? INSTALLING_AGENT_CLASS : PROVISIONED_AGENT_CLASS),
+	const char *class = o->harbor_env ? INSTALLING_AGENT_CLASS : PROVISIONED_AGENT_CLASS;
+	jv agent = JV_OBJECT(jv_string("import_path"), jv_string(class),
 			     jv_string("kwargs"), kwargs);
 	if (o->agent_timeout > 0)
-		agent = jv_object_set(agent, jv_string("override_timeout_sec"), jv_number(o->agent_timeout));
+		agent = jv_object_set(agent, jv_string("override_timeout_sec"),
+				      jv_number(o->agent_timeout));
 	return agent;
 }
 
@@ -106,17 +111,14 @@ static jv job_config(const struct run *r, const char *task_dir)
 			      : JV_OBJECT(jv_string("import_path"), jv_string(ENVIRONMENT_CLASS));
 
 	environment = jv_object_set(environment, jv_string("delete"), jv_true());
-	/* clang-format off */
-	return JV_OBJECT(
-		jv_string("job_name"), jv_string(r->run_id),
-		jv_string("jobs_dir"), jv_string(r->jobs_dir),
-		jv_string("n_attempts"), jv_number(1),
-		jv_string("n_concurrent_trials"), jv_number(1),
-		jv_string("quiet"), jv_true(),
-		jv_string("environment"), environment,
-		jv_string("agents"), JV_ARRAY(agent_config(r)),
-		jv_string("datasets"), JV_ARRAY(dataset_config(r, task_dir)));
-	/* clang-format on */
+	return JV_OBJECT(jv_string("job_name"), jv_string(r->run_id),
+			 jv_string("jobs_dir"), jv_string(r->jobs_dir),
+			 jv_string("n_attempts"), jv_number(1),
+			 jv_string("n_concurrent_trials"), jv_number(1),
+			 jv_string("quiet"), jv_true(),
+			 jv_string("environment"), environment,
+			 jv_string("agents"), JV_ARRAY(agent_config(r)),
+			 jv_string("datasets"), JV_ARRAY(dataset_config(r, task_dir)));
 }
 
 /* ---- Harbor's process ---- */
@@ -146,7 +148,8 @@ static char *agent_env_json(const struct run *r)
  * credentials are its <TYPE>_* variables (DAYTONA_API_KEY, E2B_API_KEY, …). */
 static void harbor_env(const char *project, const char *type, struct envv *env)
 {
-	static const char *const passed[] = { "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "PC_E2E_SANDBOX_BINDS" };
+	static const char *const passed[] = { "PATH", "HOME", "TMPDIR",
+					      "LANG", "LC_ALL", "PC_E2E_SANDBOX_BINDS" };
 	char *pythonpath = io_join(project, "python");
 
 	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
@@ -160,7 +163,8 @@ static void harbor_env(const char *project, const char *type, struct envv *env)
 	if (type) {
 		struct sbuf prefix = { 0 };
 		for (const char *p = type; *p; p++)
-			sbuf_addf(&prefix, "%c", isalnum((unsigned char)*p) ? toupper((unsigned char)*p) : '_');
+			sbuf_addf(&prefix, "%c",
+				  isalnum((unsigned char)*p) ? toupper((unsigned char)*p) : '_');
 		sbuf_add(&prefix, "_");
 		char *want = sbuf_take(&prefix);
 		env_forward_prefix(env, want);
@@ -246,9 +250,9 @@ static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
 		steps = JV_ARRAY(jv_object());
 	}
 	jv_array_foreach(steps, i, step) {
-		(void)i;
 		double agent = run_agent_timeout(r, task, step);
-		total = agent > 0 && total >= 0 ? total + agent + run_verifier_timeout(task, step) : -1;
+		total = agent > 0 && total >= 0 ? total + agent + run_verifier_timeout(task, step)
+						: -1;
 		jv_free(step);
 	}
 	jv_free(steps);
@@ -257,8 +261,8 @@ static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
 	return total < 0 ? -1 : (long long)(total * 1000);
 }
 
-static int run_harbor(const struct run *r, const char *task_dir, const char *job_dir, const char *config,
-		      struct pc_err *e)
+static int run_harbor(const struct run *r, const char *task_dir, const char *job_dir,
+		      const char *config, struct pc_err *e)
 {
 	char *harbor = io_join(harbor_venv(), "bin/harbor");
 	char *log = io_join(job_dir, "harbor.txt");
@@ -281,14 +285,16 @@ static int run_harbor(const struct run *r, const char *task_dir, const char *job
 			rc = pc_fail(e, "Harbor stopped: pc-run-bub received %s", proc_stop_name());
 		} else {
 			proc_kill(&p, 5000);
-			rc = pc_fail(e, "Harbor did not finish within %lld s and was stopped", deadline / 1000);
+			rc = pc_fail(e, "Harbor did not finish within %lld s and was stopped",
+				     deadline / 1000);
 		}
 	} else {
 		proc_kill(&p, 0);
 		if (proc_exit_code(p.status) != 0) {
 			char status[64], *tail = log_tail(log, 8);
 			proc_describe(p.status, status, sizeof status);
-			rc = pc_fail(e, "harbor run ended with %s; last lines of %s:\n%s", status, log, tail);
+			rc = pc_fail(e, "harbor run ended with %s; last lines of %s:\n%s", status,
+				     log, tail);
 			free(tail);
 		}
 	}
@@ -371,7 +377,6 @@ static void read_trial(struct run *r, struct runner_result *res)
 			run_step_exception(r, "(trial)", trial_exception);
 		jv_free(trial_exception);
 		jv_array_foreach(steps, i, step) {
-			(void)i;
 			read_step(r, res, step, json_str(step, "step_name"));
 			jv_free(step);
 		}
@@ -380,7 +385,8 @@ static void read_trial(struct run *r, struct runner_result *res)
 	jv_free(steps);
 	jv rewards = json_at(result, HARBOR_REWARDS_PATH);
 	jv_free(res->rewards);
-	res->rewards = jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_null());
+	res->rewards =
+		jv_get_kind(rewards) == JV_KIND_OBJECT ? rewards : (jv_free(rewards), jv_null());
 	jv_free(result);
 }
 
@@ -429,27 +435,38 @@ int harbor_runner_check(const struct options *o, const struct pc_client *c, cons
 	const char *venv = harbor_venv();
 
 	if (!venv)
-		return pc_fail(e, "the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that "
-				  "pipelines/pc-powercontext harbor provides");
+		return pc_fail(
+			e, "the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that "
+			   "pipelines/pc-powercontext harbor provides");
 	/* Harbor runs in the job directory, and its sandboxes bind the venv */
 	if (venv[0] != '/')
 		return pc_fail(e, "POWERCONTEXT_E2E_HARBOR=%s must be an absolute path", venv);
 	char *harbor = io_join(venv, "bin/harbor");
-	int rc = access(harbor, X_OK) == 0 ? 0 : pc_fail_errno(e, "POWERCONTEXT_E2E_HARBOR=%s: no %s", venv, harbor);
+	int rc = access(harbor, X_OK) == 0
+			 ? 0
+			 : pc_fail_errno(e, "POWERCONTEXT_E2E_HARBOR=%s: no %s", venv, harbor);
 	free(harbor);
 	if (rc != 0 || !o->harbor_env)
 		return rc;
 	if (!agent->bub_dir)
-		return pc_fail(e, "--harbor-env %s installs the provisioned Bub inside the sandbox: set "
-				  "POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command cannot be "
-				  "installed there",
-			       o->harbor_env);
+		return pc_fail(
+			e,
+			"--harbor-env %s installs the provisioned Bub inside the sandbox: set "
+			"POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command "
+			"cannot be "
+			"installed there",
+			o->harbor_env);
 	if (pc_url_is_loopback(c->base_url))
-		return pc_fail(e, "--harbor-env %s: the Server at %s is on this machine's loopback, which a %s "
-				  "sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
-			       o->harbor_env, c->base_url, o->harbor_env);
+		return pc_fail(
+			e,
+			"--harbor-env %s: the Server at %s is on this machine's loopback, which a "
+			"%s "
+			"sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it "
+			"can",
+			o->harbor_env, c->base_url, o->harbor_env);
 	char *python = io_join(venv, "bin/python");
-	char *const argv[] = { python, "-m", "pc_e2e_harbor.preflight", (char *)o->harbor_env, NULL };
+	char *const argv[] = { python, "-m", "pc_e2e_harbor.preflight", (char *)o->harbor_env,
+			       NULL };
 	char *output = NULL;
 	struct envv env = { NULL, 0 };
 	/* what Harbor itself will see */
@@ -458,7 +475,8 @@ int harbor_runner_check(const struct options *o, const struct pc_client *c, cons
 	env_free(&env);
 	if (rc > 0)
 		rc = pc_fail(e, "--harbor-env %s: %s", o->harbor_env,
-			     output && *output ? output : "Harbor's preflight failed and said nothing");
+			     output && *output ? output
+					       : "Harbor's preflight failed and said nothing");
 	else if (rc < 0)
 		pc_wrap(e, "--harbor-env %s: ", o->harbor_env);
 	free(output);

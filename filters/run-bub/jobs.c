@@ -47,7 +47,8 @@ static void settle(struct pool *p, int i, const char *why)
 	int unit = j->unit_of[i];
 
 	p->lines[i] = j->unwritten(j->ctx, i, why);
-	for (i = next_in_unit(j, unit, i); i < j->n && !proc_stop_signal(); i = next_in_unit(j, unit, i))
+	for (i = next_in_unit(j, unit, i); i < j->n && !proc_stop_signal();
+	     i = next_in_unit(j, unit, i))
 		p->lines[i] = j->unwritten(j->ctx, i, NULL);
 }
 
@@ -67,7 +68,8 @@ static void collect(struct pool *p, struct worker *w)
 	if (!w->buf.len)
 		return;
 	size_t used = 0;
-	for (char *nl; (nl = memchr(w->buf.s + used, '\n', w->buf.len - used)); used = (size_t)(nl + 1 - w->buf.s)) {
+	for (char *nl; (nl = memchr(w->buf.s + used, '\n', w->buf.len - used));
+	     used = (size_t)(nl + 1 - w->buf.s)) {
 		if (w->owed >= p->j->n)
 			continue;
 		size_t len = (size_t)(nl + 1 - w->buf.s) - used;
@@ -116,7 +118,10 @@ static void reap(struct pool *p, struct worker *w)
 	if (owed < p->j->n && !p->halted && !stopped_cleanly(status)) {
 		char how[64];
 		proc_describe(status, how, sizeof how);
-		char *why = text_fmt("the pc-run-bub worker process running this workload ended (%s) before writing its record", how);
+		char *why = text_fmt(
+			"the pc-run-bub worker process running this workload ended (%s) before "
+			"writing its record",
+			how);
 		settle(p, owed, why);
 		free(why);
 	}
@@ -170,7 +175,9 @@ static int start(struct pool *p, struct worker *w, int unit)
 
 	fflush(NULL);
 	if (pipe(fds) != 0)
-		pc_fail_errno(&e, "pc-run-bub cannot make the pipe of a worker process for this workload");
+		pc_fail_errno(
+			&e,
+			"pc-run-bub cannot make the pipe of a worker process for this workload");
 	else if ((pid = fork()) < 0) {
 		pc_fail_errno(&e, "pc-run-bub cannot start a worker process for this workload");
 		close(fds[0]);
@@ -227,7 +234,8 @@ int jobs_run(const struct jobs *j, int *worker, struct pc_err *e)
 	p.lines = pc_xmalloc((size_t)j->n * sizeof *p.lines);
 	memset(p.lines, 0, (size_t)j->n * sizeof *p.lines);
 	for (;;) {
-		for (int k = 0; k < j->max && next < j->n && !p.halted && !proc_stop_signal(); k++) {
+		for (int k = 0; k < j->max && next < j->n && !p.halted && !proc_stop_signal();
+		     k++) {
 			if (p.w[k].pid)
 				continue;
 			while (next < j->n && j->unit_of[next] != next)

@@ -20,16 +20,15 @@
 
 static jv trial_config(const struct run *r, const struct runner_result *res, const char *task_dir)
 {
-	/* clang-format off */
-	return JV_OBJECT(
-		jv_string("task"), JV_OBJECT(jv_string("path"), jv_string(task_dir)),
-		jv_string("trial_name"), jv_string(res->trial_name),
-		jv_string("trials_dir"), jv_string(res->job_dir),
-		jv_string("agent"), JV_OBJECT(jv_string("name"), jv_string("pc-e2e-local-acp"),
-					      jv_string("command"), jv_string(r->fleet->agent->command)),
-		jv_string("environment"), JV_OBJECT(jv_string("type"), jv_string("pc-e2e-local-bwrap")),
-		jv_string("job_id"), jv_string(r->run_id));
-	/* clang-format on */
+	return JV_OBJECT(jv_string("task"), JV_OBJECT(jv_string("path"), jv_string(task_dir)),
+			 jv_string("trial_name"), jv_string(res->trial_name),
+			 jv_string("trials_dir"), jv_string(res->job_dir),
+			 jv_string("agent"),
+			 JV_OBJECT(jv_string("name"), jv_string("pc-e2e-local-acp"),
+				   jv_string("command"), jv_string(r->fleet->agent->command)),
+			 jv_string("environment"),
+			 JV_OBJECT(jv_string("type"), jv_string("pc-e2e-local-bwrap")),
+			 jv_string("job_id"), jv_string(r->run_id));
 }
 
 /* Harbor's min_reward gate after a step (result and min borrowed): a number
@@ -49,7 +48,8 @@ static int below_min_reward(jv result, jv min)
 	jv_object_foreach(gate, key, floor) {
 		jv got = json_get(rewards, jv_string_value(key));
 		if (jv_get_kind(floor) == JV_KIND_NUMBER &&
-		    (jv_get_kind(got) != JV_KIND_NUMBER || jv_number_value(got) < jv_number_value(floor)))
+		    (jv_get_kind(got) != JV_KIND_NUMBER ||
+		     jv_number_value(got) < jv_number_value(floor)))
 			below = 1;
 		jv_free(got);
 		jv_free(key);
@@ -75,23 +75,28 @@ static void run_trial(struct run *r, struct runner_result *res, const char *task
 	clock_utc_now(started);
 	harbor_uuid(job_id);
 	harbor_uuid(trial_id);
-	if (harbor_task_checksum(task_dir, checksum, &e) != 0 || toml_load(toml_path, &task_toml, &e) != 0) {
+	if (harbor_task_checksum(task_dir, checksum, &e) != 0 ||
+	    toml_load(toml_path, &task_toml, &e) != 0) {
 		free(toml_path);
 		run_error(r, "%s", e.msg);
 		return;
 	}
 	free(toml_path);
 	results = jv_array();
-	if (harbor_write_json(res->trial_dir, HARBOR_CONFIG_FILE, trial_config(r, res, task_dir), &e) != 0)
+	if (harbor_write_json(res->trial_dir, HARBOR_CONFIG_FILE, trial_config(r, res, task_dir),
+			      &e) != 0)
 		run_error(r, "%s", e.msg);
 	steps = jv_object_get(jv_copy(task_toml), jv_string("steps"));
 	if (jv_get_kind(steps) != JV_KIND_ARRAY || jv_array_length(jv_copy(steps)) == 0) {
-		run_error(r, "%s: task.toml declares no [[steps]]; the local runner runs multi-step tasks only", task_dir);
+		run_error(
+			r,
+			"%s: task.toml declares no [[steps]]; the local runner runs multi-step "
+			"tasks only",
+			task_dir);
 		jv_free(steps);
 		steps = jv_array();
 	}
 	jv_array_foreach(steps, i, step) {
-		(void)i;
 		if (!stop && json_str(step, "name")) {
 			jv result = local_step(r, res, task_dir, task_toml, step, &stop);
 			jv min = r->gated ? jv_number(1) : json_get(step, "min_reward");
@@ -108,25 +113,28 @@ static void run_trial(struct run *r, struct runner_result *res, const char *task
 	res->rewards = jv_copy(rewards);
 	char *uri = harbor_file_uri(res->trial_dir);
 	const char *slash = strrchr(task_dir, '/');
-	jv dataset = jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("dataset"), jv_string("path")));
+	jv dataset =
+		jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("dataset"), jv_string("path")));
 	const char *dslash = strrchr(jv_string_value(dataset), '/');
-	jv result = JV_OBJECT(
-		jv_string("id"), jv_string(trial_id),
-		jv_string("task_name"), jv_string(slash ? slash + 1 : task_dir),
-		jv_string("trial_name"), jv_string(res->trial_name),
-		jv_string("trial_uri"), jv_string(uri),
-		jv_string("task_id"), JV_OBJECT(jv_string("path"), jv_string(task_dir)),
-		jv_string("source"), jv_string(dslash ? dslash + 1 : jv_string_value(dataset)),
-		jv_string("task_checksum"), jv_string(checksum),
-		jv_string("config"), trial_config(r, res, task_dir));
+	const char *source = dslash ? dslash + 1 : jv_string_value(dataset);
+	jv result = JV_OBJECT(jv_string("id"), jv_string(trial_id),
+			      jv_string("task_name"), jv_string(slash ? slash + 1 : task_dir),
+			      jv_string("trial_name"), jv_string(res->trial_name),
+			      jv_string("trial_uri"), jv_string(uri),
+			      jv_string("task_id"),
+			      JV_OBJECT(jv_string("path"), jv_string(task_dir)),
+			      jv_string("source"), jv_string(source),
+			      jv_string("task_checksum"), jv_string(checksum),
+			      jv_string("config"), trial_config(r, res, task_dir));
 	result = jv_object_set(result, jv_string("agent_info"),
 			       JV_OBJECT(jv_string("name"), jv_string("pc-e2e-local-acp"),
 					 jv_string("version"), jv_string(PC_VERSION),
 					 jv_string("model_info"), jv_null()));
 	result = jv_object_set(result, jv_string("agent_result"), jv_null());
 	result = jv_object_set(result, jv_string("verifier_result"),
-			       jv_get_kind(rewards) == JV_KIND_NULL ? jv_null()
-								    : JV_OBJECT(jv_string("rewards"), rewards));
+			       jv_get_kind(rewards) == JV_KIND_NULL
+				       ? jv_null()
+				       : JV_OBJECT(jv_string("rewards"), rewards));
 	result = jv_object_set(result, jv_string("exception_info"), jv_null());
 	result = jv_object_set(result, jv_string("started_at"), jv_string(started));
 	char finished[CLOCK_UTC_LEN];
@@ -139,8 +147,10 @@ static void run_trial(struct run *r, struct runner_result *res, const char *task
 	result = jv_object_set(result, jv_string("step_results"), results);
 	if (harbor_write_json(res->trial_dir, HARBOR_RESULT_FILE, result, &e) != 0)
 		run_error(r, "%s", e.msg);
-	jv job = JV_OBJECT(jv_string("id"), jv_string(job_id), jv_string("started_at"), jv_string(started),
-			   jv_string("updated_at"), jv_string(finished), jv_string("finished_at"), jv_string(finished),
+	jv job = JV_OBJECT(jv_string("id"), jv_string(job_id),
+			   jv_string("started_at"), jv_string(started),
+			   jv_string("updated_at"), jv_string(finished),
+			   jv_string("finished_at"), jv_string(finished),
 			   jv_string("n_total_trials"), jv_number(1));
 	if (harbor_write_json(res->job_dir, HARBOR_RESULT_FILE, job, &e) != 0)
 		run_error(r, "%s", e.msg);
@@ -158,12 +168,15 @@ struct runner_result local_runner_run(struct run *r, const char *task_dir)
 	const char *slash = task_dir ? strrchr(task_dir, '/') : NULL;
 
 	res.job_dir = io_join(r->jobs_dir, r->run_id);
-	res.trial_name = harbor_trial_name(slash ? slash + 1 : task_dir ? task_dir
-									: json_str(r->workload, "id"));
+	res.trial_name = harbor_trial_name(slash      ? slash + 1
+					   : task_dir ? task_dir
+						      : json_str(r->workload, "id"));
 	res.trial_dir = io_join(res.job_dir, res.trial_name);
 	if (!task_dir)
-		run_error(r, "workload %s pins a registry dataset: only the harbor runner can fetch it",
-			  json_str(r->workload, "id"));
+		run_error(
+			r,
+			"workload %s pins a registry dataset: only the harbor runner can fetch it",
+			json_str(r->workload, "id"));
 	else if (io_mkdirs(res.trial_dir, &e) != 0)
 		run_error(r, "%s", e.msg);
 	else

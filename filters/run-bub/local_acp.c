@@ -56,7 +56,6 @@ static void terminal_env(const struct run *r, jv params, struct envv *env)
 	agent_env(r, env);
 	if (jv_get_kind(extra) == JV_KIND_ARRAY)
 		jv_array_foreach(extra, i, var) {
-			(void)i;
 			const char *name = json_str(var, "name"), *value = json_str(var, "value");
 			if (name && value && *name && !strchr(name, '='))
 				env_set(env, name, value);
@@ -68,8 +67,8 @@ static void terminal_env(const struct run *r, jv params, struct envv *env)
 /* An ACP terminal/create command, in a sandbox of its own with the agent's
  * paths (so what it writes to /workspace is there for the verifier), its
  * output merged into agent/terminal-<n>.txt, which stays as evidence. */
-static int run_terminal(void *ctx, jv params, long long deadline_ms, struct acp_terminal_result *out,
-			struct pc_err *e)
+static int run_terminal(void *ctx, jv params, long long deadline_ms,
+			struct acp_terminal_result *out, struct pc_err *e)
 {
 	struct terminal_host *t = ctx;
 
@@ -90,12 +89,18 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms, struct acp_
 	cmd[k++] = (char *)json_str(params, "command");
 	for (int i = 0; i < n; i++) {
 		jv arg = jv_array_get(jv_copy(args), i);
-		cmd[k++] = jv_get_kind(arg) == JV_KIND_STRING ? pc_xstrdup(jv_string_value(arg)) : pc_xstrdup("");
+		cmd[k++] = jv_get_kind(arg) == JV_KIND_STRING ? pc_xstrdup(jv_string_value(arg))
+							      : pc_xstrdup("");
 		jv_free(arg);
 	}
 	cmd[k] = NULL;
-	struct sandbox sb = { t->r->fleet->project, t->sp->agent, t->sp->verifier, NULL, t->sp->workspace,
-			      getenv("PC_E2E_SANDBOX_BINDS"), NULL };
+	struct sandbox sb = { t->r->fleet->project,
+			      t->sp->agent,
+			      t->sp->verifier,
+			      NULL,
+			      t->sp->workspace,
+			      getenv("PC_E2E_SANDBOX_BINDS"),
+			      NULL };
 	char **argv = sandbox_argv(&sb, cmd);
 	char *log = text_fmt("%s/terminal-%d.txt", t->sp->agent, ++t->used);
 	int rc = 0;
@@ -124,33 +129,32 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms, struct acp_
 static int converse(struct runner_result *res, struct acp_client *c, const char *instruction,
 		    jv *init, jv *session, jv *response, struct pc_err *e)
 {
-	/* clang-format off */
-	jv params = JV_OBJECT(
-		jv_string("protocolVersion"), jv_number(ACP_PROTOCOL_VERSION),
-		jv_string("clientCapabilities"),
-		JV_OBJECT(jv_string("fs"), JV_OBJECT(jv_string("readTextFile"), jv_false(),
-						     jv_string("writeTextFile"), jv_false()),
-			  jv_string("terminal"), jv_bool(ACP_SERVES_TERMINALS(c))),
-		jv_string("clientInfo"), JV_OBJECT(jv_string("name"), jv_string("pc-run-bub"),
-						   jv_string("version"), jv_string(PC_VERSION)));
-	/* clang-format on */
+	jv fs = JV_OBJECT(jv_string("readTextFile"), jv_false(),
+			  jv_string("writeTextFile"), jv_false());
+	jv capabilities = JV_OBJECT(jv_string("fs"), fs,
+				    jv_string("terminal"), jv_bool(ACP_SERVES_TERMINALS(c)));
+	jv client = JV_OBJECT(jv_string("name"), jv_string("pc-run-bub"),
+			      jv_string("version"), jv_string(PC_VERSION));
+	jv params = JV_OBJECT(jv_string("protocolVersion"), jv_number(ACP_PROTOCOL_VERSION),
+			      jv_string("clientCapabilities"), capabilities,
+			      jv_string("clientInfo"), client);
 
 	if (acp_request(c, "initialize", params, init, e) != 0)
 		return -1;
 	if (jv_get_kind(res->agent_info) == JV_KIND_NULL && jv_get_kind(*init) == JV_KIND_OBJECT) {
 		jv info = jv_object_get(jv_copy(*init), jv_string("agentInfo"));
 		jv version = jv_object_get(jv_copy(*init), jv_string("protocolVersion"));
-		res->protocol = jv_get_kind(version) == JV_KIND_NUMBER ? jv_number_value(version) : 0;
+		res->protocol =
+			jv_get_kind(version) == JV_KIND_NUMBER ? jv_number_value(version) : 0;
 		jv_free(version);
 		jv_free(res->agent_info);
-		res->agent_info = jv_get_kind(info) == JV_KIND_OBJECT ? info : (jv_free(info), jv_null());
+		res->agent_info =
+			jv_get_kind(info) == JV_KIND_OBJECT ? info : (jv_free(info), jv_null());
 	}
-	/* clang-format off */
-	if (acp_request(c, "session/new", JV_OBJECT(jv_string("cwd"), jv_string("/workspace"),
-						    jv_string("mcpServers"), jv_array()),
-			session, e) != 0)
+	jv new_session = JV_OBJECT(jv_string("cwd"), jv_string("/workspace"),
+				   jv_string("mcpServers"), jv_array());
+	if (acp_request(c, "session/new", new_session, session, e) != 0)
 		return -1;
-	/* clang-format on */
 	jv sid = jv_get_kind(*session) == JV_KIND_OBJECT
 			 ? jv_object_get(jv_copy(*session), jv_string("sessionId"))
 			 : jv_invalid();
@@ -158,13 +162,11 @@ static int converse(struct runner_result *res, struct acp_client *c, const char 
 		jv_free(sid);
 		return pc_fail(e, "session/new returned no sessionId");
 	}
-	/* clang-format off */
-	return acp_request(c, "session/prompt",
-			   JV_OBJECT(jv_string("sessionId"), sid,
-				     jv_string("prompt"), JV_ARRAY(JV_OBJECT(jv_string("type"), jv_string("text"),
-									     jv_string("text"), jv_string(instruction)))),
-			   response, e);
-	/* clang-format on */
+	jv text = JV_OBJECT(jv_string("type"), jv_string("text"),
+			    jv_string("text"), jv_string(instruction));
+	jv prompt = JV_OBJECT(jv_string("sessionId"), sid,
+			      jv_string("prompt"), JV_ARRAY(text));
+	return acp_request(c, "session/prompt", prompt, response, e);
 }
 
 jv local_agent(struct run *r, struct runner_result *res, const struct step_paths *sp,
@@ -210,13 +212,15 @@ jv local_agent(struct run *r, struct runner_result *res, const struct step_paths
 	acp_stop(&c, 2000);
 	/* Harbor's ACP runner is killed at the deadline (or on a stop) before it
 	 * writes its summary or a trajectory: the events file is what is left. */
-	int stopped = etype && (!strcmp(etype, "AgentTimeoutError") || !strcmp(etype, "CancelledError"));
+	int stopped =
+		etype && (!strcmp(etype, "AgentTimeoutError") || !strcmp(etype, "CancelledError"));
 	struct pc_err we;
 	if (stopped || !had_updates)
 		jv_free(traj);
 	else if (harbor_write_json(sp->agent, HARBOR_TRAJECTORY_FILE, traj, &we) != 0)
 		run_error(r, "%s", we.msg);
-	if (!stopped && harbor_write_json(sp->agent, HARBOR_ACP_SUMMARY_FILE, jv_copy(summary), &we) != 0)
+	if (!stopped &&
+	    harbor_write_json(sp->agent, HARBOR_ACP_SUMMARY_FILE, jv_copy(summary), &we) != 0)
 		run_error(r, "%s", we.msg);
 	if (stopped) {
 		jv_free(summary);
@@ -228,8 +232,11 @@ jv local_agent(struct run *r, struct runner_result *res, const struct step_paths
 	free(acp_dir);
 	free(events);
 	free(stderr_path);
-	return JV_OBJECT(jv_string("n_input_tokens"), jv_null(), jv_string("n_cache_tokens"), jv_null(),
-			 jv_string("n_output_tokens"), jv_null(), jv_string("cost_usd"), jv_null(),
+	return JV_OBJECT(jv_string("n_input_tokens"), jv_null(),
+			 jv_string("n_cache_tokens"), jv_null(),
+			 jv_string("n_output_tokens"), jv_null(),
+			 jv_string("cost_usd"), jv_null(),
 			 jv_string("rollout_details"), jv_null(),
-			 jv_string("metadata"), stopped ? summary : JV_OBJECT(jv_string("acp"), summary));
+			 jv_string("metadata"),
+			 stopped ? summary : JV_OBJECT(jv_string("acp"), summary));
 }

@@ -90,8 +90,8 @@ jv local_timing(const char *started)
 
 /* ---- the verifier ---- */
 
-static int run_cmd(char *const argv[], char *const env[], const char *log, long timeout_ms, int *status,
-		   struct pc_err *e)
+static int run_cmd(char *const argv[], char *const env[], const char *log, long timeout_ms,
+		   int *status, struct pc_err *e)
 {
 	struct proc p;
 
@@ -140,7 +140,8 @@ static jv run_verifier(const struct run *r, const char *task_dir, const char *st
 		       struct step_paths *sp, double timeout_s, jv *exception)
 {
 	struct pc_err e;
-	char *const cmd[] = { "sh", "-c", "(/tests/test.sh) > /logs/verifier/test-stdout.txt 2>&1", NULL };
+	char *const cmd[] = { "sh", "-c", "(/tests/test.sh) > /logs/verifier/test-stdout.txt 2>&1",
+			      NULL };
 	int status;
 	jv rewards = jv_null();
 	const char *type = NULL;
@@ -156,7 +157,8 @@ static jv run_verifier(const struct run *r, const char *task_dir, const char *st
 		sandbox_base_env(&env);
 		/* the script's exit code is ignored, as Harbor ignores it */
 		if (run_cmd(argv, env.v, "/dev/null", (long)(timeout_s * 1000), &status, &e) != 0)
-			type = strstr(e.msg, "timed out") ? "TimeoutError" : "VerifierOutputParseError";
+			type = strstr(e.msg, "timed out") ? "TimeoutError"
+							  : "VerifierOutputParseError";
 		else if (harbor_read_rewards(sp->verifier, &rewards, &type, &e) != 0)
 			rewards = jv_null();
 		env_free(&env);
@@ -170,7 +172,8 @@ static jv run_verifier(const struct run *r, const char *task_dir, const char *st
 
 /* ---- the step ---- */
 
-static void step_paths_init(struct step_paths *sp, const struct runner_result *res, const char *step)
+static void step_paths_init(struct step_paths *sp, const struct runner_result *res,
+			    const char *step)
 {
 	sp->dir = text_fmt("%s/steps/%s", res->trial_dir, step);
 	sp->agent = io_join(sp->dir, "agent");
@@ -206,7 +209,8 @@ jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv
 	    io_mkdirs(sp.workspace, &e) != 0 || !(instruction = read_instruction(ipath, &e)))
 		exception = local_exception("RuntimeError", e.msg);
 	else
-		agent_result = local_agent(r, res, &sp, instruction, run_agent_timeout(r, task_toml, step), &exception);
+		agent_result = local_agent(r, res, &sp, instruction,
+					   run_agent_timeout(r, task_toml, step), &exception);
 	jv agent_timing = local_timing(started);
 	clock_utc_now(vstarted);
 	/* stopped: what ran is recorded, nothing more is started, and a step

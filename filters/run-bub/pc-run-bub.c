@@ -36,34 +36,41 @@ static char *usage_text(void)
 	sbuf_add(&b, "usage: pc-run-bub [--runner ");
 	for (const struct runner *r = runners; r->name; r++)
 		sbuf_addf(&b, "%s%s", r == runners ? "" : "|", r->name);
-	sbuf_add(&b, "] [--failure-policy POLICY] [--output DIR]\n"
-		     "                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
-		     "                  [--model-scripts DIR] [--jobs N]\n"
-		     "Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
-		     "powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
-		     "under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n");
+	sbuf_add(
+		&b,
+		"] [--failure-policy POLICY] [--output DIR]\n"
+		"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
+		"                  [--model-scripts DIR] [--jobs N]\n"
+		"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
+		"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
+		"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n");
 	/* descriptions start in column 20, as the other options' do */
 	for (const struct runner *r = runners; r->name; r++) {
 		sbuf_addf(&b, "  --runner %-6s  ", r->name);
 		for (const char *line = r->usage, *nl; (nl = strchr(line, '\n')); line = nl + 1)
-			sbuf_addf(&b, "%s%.*s\n", line == r->usage ? "" : "                   ", (int)(nl - line), line);
+			sbuf_addf(&b, "%s%.*s\n", line == r->usage ? "" : "                   ",
+				  (int)(nl - line), line);
 	}
-	sbuf_add(&b, "  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, else the Bub in\n"
-		     "                   $POWERCONTEXT_E2E_BUB from pipelines/pc-powercontext bub,\n"
-		     "                   else bub-acp-server on PATH)\n"
-		     "  --agent-timeout SEC  override the task's agent timeout\n"
-		     "  --harbor-env TYPE  with --runner harbor: one of Harbor's remote environment\n"
-		     "                   types (daytona, modal, e2b, ...) instead of this machine\n"
-		     "  --model-scripts DIR  model-backed workloads run on the scripted model\n"
-		     "                   (pipelines/scripted-model at $BUB_API_BASE, which must be on\n"
-		     "                   loopback): workload W as openai:pc-e2e-scripted/W@<sha12>,\n"
-		     "                   the first 12 hex digits of the sha256 of DIR/W.json\n"
-		     "  --failure-policy POLICY  collect-all (default): run every workload;\n"
-		     "                   fail-fast: stop a batch:<name> group at its first failure\n"
-		     "                   and record the rest of it as skipped\n"
-		     "  --jobs N         run up to N workloads at once (1 to " JOBS_MAX_TEXT ", default 1), each in a\n"
-		     "                   worker process of its own; records stay in selection order,\n"
-		     "                   and a fail-fast batch:<name> group runs one workload at a time\n");
+	sbuf_add(
+		&b,
+		"  --agent CMD      ACP agent command (default: $PC_E2E_AGENT, else the Bub in\n"
+		"                   $POWERCONTEXT_E2E_BUB from pipelines/pc-powercontext bub,\n"
+		"                   else bub-acp-server on PATH)\n"
+		"  --agent-timeout SEC  override the task's agent timeout\n"
+		"  --harbor-env TYPE  with --runner harbor: one of Harbor's remote environment\n"
+		"                   types (daytona, modal, e2b, ...) instead of this machine\n"
+		"  --model-scripts DIR  model-backed workloads run on the scripted model\n"
+		"                   (pipelines/scripted-model at $BUB_API_BASE, which must be on\n"
+		"                   loopback): workload W as openai:pc-e2e-scripted/W@<sha12>,\n"
+		"                   the first 12 hex digits of the sha256 of DIR/W.json\n"
+		"  --failure-policy POLICY  collect-all (default): run every workload;\n"
+		"                   fail-fast: stop a batch:<name> group at its first failure\n"
+		"                   and record the rest of it as skipped\n"
+		"  --jobs N         run up to N workloads at once (1 to " JOBS_MAX_TEXT
+		", default 1), each in a\n"
+		"                   worker process of its own; records stay in selection order,\n"
+		"                   and a fail-fast batch:<name> group runs one workload at a "
+		"time\n");
 	return sbuf_take(&b);
 }
 
@@ -124,16 +131,28 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		case 'm': o->model_scripts = optarg; break;
 		case 'j':
 			/* digits only: strtol would also take a sign, spaces and 0x */
-			o->jobs = strspn(optarg, "0123456789") == strlen(optarg) && strlen(optarg) <= 4 ? atoi(optarg) : 0;
+			o->jobs = strspn(optarg, "0123456789") == strlen(optarg) &&
+						  strlen(optarg) <= 4
+					  ? atoi(optarg)
+					  : 0;
 			if (o->jobs < 1 || o->jobs > JOBS_MAX)
-				return stage_usage_error("pc-run-bub", usage, "--jobs must be a whole number of workloads from 1 to " JOBS_MAX_TEXT), STAGE_USAGE;
+				return stage_usage_error(
+					       "pc-run-bub", usage,
+					       "--jobs must be a whole number of workloads from 1 "
+					       "to " JOBS_MAX_TEXT),
+				       STAGE_USAGE;
 			break;
 		default:
 			o->agent_timeout = strtod(optarg, &end);
 			/* strtod also reads nan, inf and hex: none is a number of seconds */
-			if (*end || end == optarg || !(o->agent_timeout > 0 && o->agent_timeout < 1e9) ||
+			if (*end || end == optarg ||
+			    !(o->agent_timeout > 0 && o->agent_timeout < 1e9) ||
 			    strpbrk(optarg, "xXnNiI"))
-				return stage_usage_error("pc-run-bub", usage, "--agent-timeout must be a positive number of seconds"), STAGE_USAGE;
+				return stage_usage_error(
+					       "pc-run-bub", usage,
+					       "--agent-timeout must be a positive number of "
+					       "seconds"),
+				       STAGE_USAGE;
 		}
 	}
 	if (c != STAGE_END)
@@ -142,9 +161,12 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		return unknown_runner(usage), STAGE_USAGE;
 	/* Harbor's environment types are the harbor runner's alone */
 	if (o->harbor_env && strcmp(o->runner->name, "harbor"))
-		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs --runner harbor"), STAGE_USAGE;
+		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs --runner harbor"),
+		       STAGE_USAGE;
 	if (o->harbor_env && !*o->harbor_env)
-		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs an environment type"), STAGE_USAGE;
+		return stage_usage_error("pc-run-bub", usage,
+					 "--harbor-env needs an environment type"),
+		       STAGE_USAGE;
 	return stage_check_policy("pc-run-bub", usage, o->policy);
 }
 
@@ -189,8 +211,8 @@ static int check_unpaired(jv selections, struct pc_err *e)
 	struct sbuf names = { 0 };
 
 	jv_array_foreach(selections, i, sel) {
-		(void)i;
-		jv evaluation = json_at(sel, "workload.evaluation"), id = json_at(sel, "workload.id");
+		jv evaluation = json_at(sel, "workload.evaluation"),
+		   id = json_at(sel, "workload.id");
 		if (docs_evaluation_kind(evaluation) == EVALUATION_PAIRED)
 			sbuf_addf(&names, "%s%s", names.len ? ", " : "", jv_string_value(id));
 		jv_free(evaluation);
@@ -198,10 +220,13 @@ static int check_unpaired(jv selections, struct pc_err *e)
 		jv_free(sel);
 	}
 	char *list = sbuf_take(&names);
-	/* clang-format off */
-	int rc = *list ? pc_fail(e, "these workloads are OFF/ON paired comparisons and need a paired run "
-				 "(one arm without PowerContext, one with it), which pc-run-bub does not do: %s", list) : 0;
-	/* clang-format on */
+	int rc = 0;
+	if (*list)
+		rc = pc_fail(e,
+			     "these workloads are OFF/ON paired comparisons and need a paired run "
+			     "(one arm without PowerContext, one with it), which pc-run-bub "
+			     "does not do: %s",
+			     list);
 	free(list);
 	return rc;
 }
@@ -215,15 +240,19 @@ static int check_models(const struct options *o, jv selections, struct pc_err *e
 	char *why = NULL;
 
 	if (o->model_scripts && o->harbor_env)
-		return pc_fail(e, "--model-scripts: the scripted model is on this machine's loopback, which a %s "
-				  "sandbox cannot reach",
-			       o->harbor_env);
+		return pc_fail(
+			e,
+			"--model-scripts: the scripted model is on this machine's loopback, which "
+			"a %s "
+			"sandbox cannot reach",
+			o->harbor_env);
 	if (o->model_scripts && !(base && pc_url_is_loopback(base)))
-		return pc_fail(e, "--model-scripts: BUB_API_BASE must be the scripted model's loopback URL "
-				  "(http://127.0.0.1:PORT/v1), got %s",
-			       base && *base ? base : "nothing");
+		return pc_fail(
+			e,
+			"--model-scripts: BUB_API_BASE must be the scripted model's loopback URL "
+			"(http://127.0.0.1:PORT/v1), got %s",
+			base && *base ? base : "nothing");
 	jv_array_foreach(selections, i, sel) {
-		(void)i;
 		jv w = jv_object_get(sel, jv_string("workload"));
 		char *model;
 		if (workload_model(o, w, &model, e) != 0) {
@@ -280,9 +309,11 @@ static int run_selections(const struct fleet *f, int unit)
 		const char *batch = fail_fast ? run_batch(r.workload) : NULL;
 		jv stop = batch ? jv_object_get(jv_copy(stopped), jv_string(batch)) : jv_invalid();
 		if (f->progress)
-			fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, f->n, json_str(r.workload, "id"));
+			fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, f->n,
+				json_str(r.workload, "id"));
 		jv record = jv_is_valid(stop) ? workload_unrun(&r, NULL) : workload_run(&r);
-		if (batch && (r.result.gate_closed || !strcmp(json_str(record, "status"), "failed")))
+		if (batch &&
+		    (r.result.gate_closed || !strcmp(json_str(record, "status"), "failed")))
 			stopped = jv_object_set(stopped, jv_string(batch), jv_true());
 		if (stage_emit(f->red, record, &e) != 0)
 			status = stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
@@ -298,7 +329,8 @@ static int run_selections(const struct fleet *f, int unit)
  * one workload after another. */
 static int *units_of(const struct options *o, jv selections, int n)
 {
-	int *unit = pc_xmalloc((size_t)n * sizeof *unit), fail_fast = !strcmp(o->policy, "fail-fast");
+	int *unit = pc_xmalloc((size_t)n * sizeof *unit),
+	    fail_fast = !strcmp(o->policy, "fail-fast");
 	jv first = jv_object(); /* batch name: the index of its first workload */
 
 	jv_array_foreach(selections, i, sel) {
@@ -338,7 +370,12 @@ static char *unwritten_record(void *fleet, int i, const char *why)
  * worker processes, N at once (*worker set in a worker, whose status this is). */
 static int run_fleet(const struct fleet *f, int *worker)
 {
-	struct jobs j = { .n = f->n, .unit_of = f->unit_of, .max = f->o->jobs, .ctx = (void *)f, .run_unit = run_unit, .unwritten = unwritten_record };
+	struct jobs j = { .n = f->n,
+			  .unit_of = f->unit_of,
+			  .max = f->o->jobs,
+			  .ctx = (void *)f,
+			  .run_unit = run_unit,
+			  .unwritten = unwritten_record };
 	struct pc_err e;
 
 	*worker = 0;
@@ -374,7 +411,8 @@ static int run_all(const struct options *o, const struct redactor *red)
 	}
 	project = find_project();
 	if (agent_resolve(o->agent, &agent, &e) != 0 ||
-	    (runner->check && runner->check(o, &client, project, &agent, &e) != 0) || !(outdir = output_dir(o, &e)))
+	    (runner->check && runner->check(o, &client, project, &agent, &e) != 0) ||
+	    !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	/* once per run: a Server that cannot say what it is fails every Memory workload */
 	struct pc_api api = { NULL, 0 };
@@ -387,17 +425,28 @@ static int run_all(const struct options *o, const struct redactor *red)
 	proc_catch_stop();
 	commit = commit_id(known);
 	int n = jv_array_length(jv_copy(selections));
-	/* clang-format off */
-	struct fleet fleet = { .o = o, .red = red, .client = &client, .api = known, .api_error = api_error,
-			       .project = project, .outdir = outdir, .commit = commit, .agent = &agent,
-			       .selections = selections, .n = n, .unit_of = units_of(o, selections, n),
-			       .progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS") };
-	/* clang-format on */
+	struct fleet fleet = {
+		.o = o,
+		.red = red,
+		.client = &client,
+		.api = known,
+		.api_error = api_error,
+		.project = project,
+		.outdir = outdir,
+		.commit = commit,
+		.agent = &agent,
+		.selections = selections,
+		.n = n,
+		.unit_of = units_of(o, selections, n),
+		.progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS"),
+	};
 	if (status == EXIT_OK)
 		status = run_fleet(&fleet, &worker);
 	if (status == EXIT_OK && proc_stop_signal()) {
 		if (!worker)
-			fprintf(stderr, "pc-run-bub: stopped by %s; the workloads after the %s it interrupted were not run\n",
+			fprintf(stderr,
+				"pc-run-bub: stopped by %s; the workloads after the %s it "
+				"interrupted were not run\n",
 				proc_stop_name(), o->jobs > 1 ? "ones" : "one");
 		status = 128 + proc_stop_signal();
 	}

@@ -37,12 +37,17 @@ int pc_client_init(struct pc_client *c, char *const *env, struct pc_err *e)
 		double t = strtod(timeout, &end);
 		if (*end || t <= 0) {
 			pc_client_free(c);
-			return pc_fail(e, "POWERCONTEXT_CLIENT_TIMEOUT must be a positive number of seconds, not \"%s\"", timeout);
+			return pc_fail(
+				e,
+				"POWERCONTEXT_CLIENT_TIMEOUT must be a positive number of seconds, "
+				"not \"%s\"",
+				timeout);
 		}
 		c->timeout_s = (long)(t + 0.999);
 	}
 	if (strncmp(c->base_url, "http://", 7) && strncmp(c->base_url, "https://", 8)) {
-		pc_fail(e, "POWERCONTEXT_CLIENT_SERVER_URL must be an http(s) URL, not \"%s\"", c->base_url);
+		pc_fail(e, "POWERCONTEXT_CLIENT_SERVER_URL must be an http(s) URL, not \"%s\"",
+			c->base_url);
 		pc_client_free(c);
 		return -1;
 	}
@@ -67,8 +72,9 @@ int pc_url_is_loopback(const char *url)
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
 	    (!strcmp(scheme, "http") || !strcmp(scheme, "https")))
-		loopback = (!strncmp(host, "127.", 4) && !host[strspn(host, "0123456789.")]) || !strcmp(host, "[::1]") ||
-			   !strcasecmp(host, "localhost") || !strcmp(host, "0.0.0.0");
+		loopback = (!strncmp(host, "127.", 4) && !host[strspn(host, "0123456789.")]) ||
+			   !strcmp(host, "[::1]") || !strcasecmp(host, "localhost") ||
+			   !strcmp(host, "0.0.0.0");
 	curl_free(scheme);
 	curl_free(host);
 	curl_url_cleanup(u);
@@ -142,7 +148,8 @@ static int call(const struct pc_client *c, const char *method, const char *path,
 		if (!jv_is_valid(*out)) {
 			jv_free(*out);
 			*out = jv_null();
-			rc = pc_fail(e, "%s %s: the response is not JSON: %.200s", method, path, text);
+			rc = pc_fail(e, "%s %s: the response is not JSON: %.200s", method, path,
+				     text);
 		}
 	}
 	free(text);
@@ -187,10 +194,12 @@ int pc_api_detect(const struct pc_client *c, struct pc_api *api, struct pc_err *
 	if (!version) {
 		jv_free(info);
 		jv_free(doc);
-		return pc_fail(e, "GET /openapi.json: the Server's API description has no info.version");
+		return pc_fail(
+			e, "GET /openapi.json: the Server's API description has no info.version");
 	}
 	api->version = pc_xstrdup(version);
-	post = jv_getpath(jv_copy(doc), JV_ARRAY(jv_string("paths"), jv_string("/v1/scopes"), jv_string("post")));
+	post = jv_getpath(jv_copy(doc),
+			  JV_ARRAY(jv_string("paths"), jv_string("/v1/scopes"), jv_string("post")));
 	api->creates_scopes = jv_get_kind(post) == JV_KIND_OBJECT;
 	jv_free(post);
 	jv_free(info);
@@ -208,7 +217,8 @@ int pc_create_scope(const struct pc_client *c, const char *title, const char *su
 		    const char *key, char **scope_id, struct pc_err *e)
 {
 	jv out;
-	jv body = JV_OBJECT(jv_string("title"), jv_string(title), jv_string("summary"), jv_string(summary),
+	jv body = JV_OBJECT(jv_string("title"), jv_string(title),
+			    jv_string("summary"), jv_string(summary),
 			    jv_string("idempotency_key"), jv_string(key));
 
 	if (call(c, "POST", "/v1/scopes", body, &out, e) != 0)
@@ -235,10 +245,11 @@ static char *path_segment(const char *s)
 #define LIST_PATH "/v1/memory/entries/list"
 
 /* METHOD PATH's answer, from the release api names, is not what pc-e2e knows. */
-static int unknown_shape(struct pc_err *e, const char *method, const char *path, const struct pc_api *api,
-			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static int unknown_shape(struct pc_err *e, const char *method, const char *path, const struct pc_api *api,
-			 const char *fmt, ...)
+static int unknown_shape(struct pc_err *e, const char *method, const char *path,
+			 const struct pc_api *api, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int unknown_shape(struct pc_err *e, const char *method, const char *path,
+			 const struct pc_api *api, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
@@ -246,8 +257,8 @@ static int unknown_shape(struct pc_err *e, const char *method, const char *path,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	return pc_fail(e, "%s %s: PowerContext %s answered in a shape pc-e2e does not know: %s", method, path,
-		       api->version, what);
+	return pc_fail(e, "%s %s: PowerContext %s answered in a shape pc-e2e does not know: %s",
+		       method, path, api->version, what);
 }
 
 /* An atomic Memory record's lineage: its revision, whose sources are the
@@ -255,19 +266,24 @@ static int unknown_shape(struct pc_err *e, const char *method, const char *path,
 static int read_revision(const struct pc_client *c, const struct pc_api *api, const char *scope,
 			 jv *entry, int n, struct pc_err *e)
 {
-	jv artifact = json_get(*entry, "artifact"), revision = json_get(artifact, "revision"), doc = jv_null();
+	jv artifact = json_get(*entry, "artifact"), revision = json_get(artifact, "revision"),
+	   doc = jv_null();
 	const char *family = json_str(artifact, "family"), *id = json_str(artifact, "artifact_id");
 	int rc = 0;
 
 	if (!family || !id || jv_get_kind(revision) != JV_KIND_NUMBER)
-		rc = unknown_shape(e, "POST", LIST_PATH, api, "entries[%d].artifact needs family, artifact_id and revision", n);
+		rc = unknown_shape(e, "POST", LIST_PATH, api,
+				   "entries[%d].artifact needs family, artifact_id and revision",
+				   n);
 	else {
 		char *s = path_segment(scope), *f = path_segment(family), *a = path_segment(id);
-		char *path = text_fmt("/v1/scopes/%s/artifacts/%s/%s/revisions/%.0f", s, f, a, jv_number_value(revision));
+		char *path = text_fmt("/v1/scopes/%s/artifacts/%s/%s/revisions/%.0f", s, f, a,
+				      jv_number_value(revision));
 		rc = call(c, "GET", path, jv_invalid(), &doc, e);
 		jv sources = rc == 0 ? json_get(doc, "sources") : jv_invalid();
 		if (rc == 0 && jv_get_kind(sources) != JV_KIND_ARRAY)
-			rc = unknown_shape(e, "GET", path, api, "no sources array (entries[%d])", n);
+			rc = unknown_shape(e, "GET", path, api, "no sources array (entries[%d])",
+					   n);
 		jv_free(sources);
 		free(path);
 		free(s);
@@ -292,11 +308,16 @@ static int take_entry(const struct pc_client *c, const struct pc_api *api, const
 	if (jv_get_kind(entry) != JV_KIND_OBJECT)
 		rc = unknown_shape(e, "POST", LIST_PATH, api, "entries[%d] is not an object", n);
 	else if (!json_str(entry, "text") || !json_str(entry, "kind") || !json_str(entry, "state"))
-		rc = unknown_shape(e, "POST", LIST_PATH, api, "entries[%d] needs text, kind and state strings", n);
+		rc = unknown_shape(e, "POST", LIST_PATH, api,
+				   "entries[%d] needs text, kind and state strings", n);
 	else if (jv_object_has(jv_copy(entry), jv_string("artifact")))
 		rc = read_revision(c, api, scope, &entry, n, e);
 	else if (!jv_object_has(jv_copy(entry), jv_string("citation")))
-		rc = unknown_shape(e, "POST", LIST_PATH, api, "entries[%d] has neither artifact (atomic Memory) nor citation (a Memory entry)", n);
+		rc = unknown_shape(
+			e, "POST", LIST_PATH, api,
+			"entries[%d] has neither artifact (atomic Memory) nor citation (a Memory "
+			"entry)",
+			n);
 	if (rc == 0)
 		*entries = jv_array_append(*entries, entry);
 	else
@@ -320,21 +341,29 @@ int pc_memory_snapshot(const struct pc_client *c, const struct pc_api *api, cons
 		pages++;
 		jv listed = json_get(page, "entries"), next = json_get(page, "next_cursor");
 		if (jv_get_kind(listed) != JV_KIND_ARRAY)
-			rc = unknown_shape(e, "POST", LIST_PATH, api, "no entries array (page %d)", pages);
+			rc = unknown_shape(e, "POST", LIST_PATH, api, "no entries array (page %d)",
+					   pages);
 		else
 			jv_array_foreach(listed, i, entry) {
-				(void)i;
 				if (rc == 0)
-					rc = take_entry(c, api, scope, entry, jv_array_length(jv_copy(entries)), &entries, e);
+					rc = take_entry(c, api, scope, entry,
+							jv_array_length(jv_copy(entries)), &entries,
+							e);
 				else
 					jv_free(entry);
 			}
-		if (rc == 0 && jv_get_kind(next) == JV_KIND_STRING && jv_equal(jv_copy(next), jv_copy(cursor)))
-			rc = pc_fail(e, "POST " LIST_PATH ": PowerContext %s returned the cursor it was given: the listing does not advance",
-				     api->version);
-		else if (rc == 0 && jv_get_kind(next) != JV_KIND_STRING && jv_get_kind(next) != JV_KIND_NULL &&
-			 jv_get_kind(next) != JV_KIND_INVALID)
-			rc = unknown_shape(e, "POST", LIST_PATH, api, "next_cursor is neither a string nor null");
+		if (rc == 0 && jv_get_kind(next) == JV_KIND_STRING &&
+		    jv_equal(jv_copy(next), jv_copy(cursor)))
+			rc = pc_fail(
+				e,
+				"POST " LIST_PATH
+				": PowerContext %s returned the cursor it was given: the listing "
+				"does not advance",
+				api->version);
+		else if (rc == 0 && jv_get_kind(next) != JV_KIND_STRING &&
+			 jv_get_kind(next) != JV_KIND_NULL && jv_get_kind(next) != JV_KIND_INVALID)
+			rc = unknown_shape(e, "POST", LIST_PATH, api,
+					   "next_cursor is neither a string nor null");
 		jv_free(cursor);
 		cursor = jv_get_kind(next) == JV_KIND_STRING ? jv_copy(next) : jv_null();
 		jv_free(next);

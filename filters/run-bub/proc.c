@@ -86,7 +86,8 @@ int proc_spawn(struct proc *p, char *const argv[], char *const env[],
 
 	memset(p, 0, sizeof *p);
 	p->in_fd = p->out_fd = p->err_fd = -1;
-	if ((pipes && (pipe(in) != 0 || pipe(out) != 0)) || ((flags & PROC_STDERR_PIPE) && pipe(err) != 0)) {
+	if ((pipes && (pipe(in) != 0 || pipe(out) != 0)) ||
+	    ((flags & PROC_STDERR_PIPE) && pipe(err) != 0)) {
 		pc_fail_errno(e, "cannot create pipes for %s", argv[0]);
 		close_pipes(in, out, err);
 		return -1;
@@ -231,7 +232,8 @@ static int signal_session(pid_t sid, int sig)
 		stat[got] = '\0';
 		/* the command name, in parentheses, may hold anything but its end */
 		char *end = strrchr(stat, ')');
-		if (!end || sscanf(end + 1, " %c %d %d %d", &state, &ppid, &pgrp, &session) != 4 || session != sid)
+		if (!end || sscanf(end + 1, " %c %d %d %d", &state, &ppid, &pgrp, &session) != 4 ||
+		    session != sid)
 			continue;
 		if (state == 'Z' || state == 'X') {
 			if (ppid == getpid())

@@ -16,7 +16,9 @@ void run_begin(struct run *r, const struct fleet *f, int i)
 	char hex[13];
 	jv selection = jv_array_get(jv_copy(f->selections), i);
 
-	*r = (struct run){ .fleet = f, .selection = selection, .workload = json_get(selection, "workload") };
+	*r = (struct run){ .fleet = f,
+			   .selection = selection,
+			   .workload = json_get(selection, "workload") };
 	const char *id = json_str(r->workload, "id");
 	harbor_random_hex(hex, 12);
 	snprintf(r->run_id, sizeof r->run_id, "%s-%s", id, hex);
@@ -55,7 +57,6 @@ const char *run_batch(jv workload)
 	const char *batch = NULL;
 
 	jv_array_foreach(categories, i, c) {
-		(void)i;
 		/* the string lives on in workload */
 		if (!batch)
 			batch = docs_batch_name(jv_string_value(c));
@@ -72,7 +73,8 @@ void run_progress(const struct run *r, const char *fmt, ...)
 
 	if (!r->fleet->progress)
 		return;
-	sbuf_addf(&b, "pc-run-bub: [%s %.1fs] ", json_str(r->workload, "id"), (proc_now_ms() - r->started_ms) / 1000.0);
+	sbuf_addf(&b, "pc-run-bub: [%s %.1fs] ", json_str(r->workload, "id"),
+		  (proc_now_ms() - r->started_ms) / 1000.0);
 	va_start(ap, fmt);
 	sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
@@ -107,10 +109,12 @@ double run_agent_timeout(const struct run *r, jv task_toml, jv step)
 {
 	if (r->fleet->o->agent_timeout > 0)
 		return r->fleet->o->agent_timeout;
-	return json_number_at(step, "agent.timeout_sec", json_number_at(task_toml, "agent.timeout_sec", 0));
+	return json_number_at(step, "agent.timeout_sec",
+			      json_number_at(task_toml, "agent.timeout_sec", 0));
 }
 
 double run_verifier_timeout(jv task_toml, jv step)
 {
-	return json_number_at(step, "verifier.timeout_sec", json_number_at(task_toml, "verifier.timeout_sec", 600));
+	return json_number_at(step, "verifier.timeout_sec",
+			      json_number_at(task_toml, "verifier.timeout_sec", 600));
 }

@@ -155,7 +155,6 @@ static jv resolve(jv doc, jv parts)
 	jv path = jv_array();
 
 	jv_array_foreach(parts, i, part) {
-		(void)i;
 		path = jv_array_append(path, part);
 		jv at = jv_getpath(jv_copy(doc), jv_copy(path));
 		if (jv_get_kind(at) == JV_KIND_ARRAY && jv_array_length(jv_copy(at)) > 0)
@@ -178,7 +177,8 @@ static int parse_header(struct cursor *c, jv *doc, jv *table)
 	/* the last part is the table itself: [[a]] appends to a, it does not
 	 * reopen a's last table */
 	jv last = jv_array_get(jv_copy(parts), jv_array_length(jv_copy(parts)) - 1);
-	path = jv_array_append(resolve(*doc, jv_array_slice(parts, 0, jv_array_length(jv_copy(parts)) - 1)), last);
+	path = jv_array_append(
+		resolve(*doc, jv_array_slice(parts, 0, jv_array_length(jv_copy(parts)) - 1)), last);
 	if (*c->p != ']' || (array && c->p[1] != ']')) {
 		jv_free(path);
 		return bad(c, "table header");

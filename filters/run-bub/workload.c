@@ -71,7 +71,8 @@ static int open_scope(struct run *r, int memory)
 	if (!f->api || !f->api->creates_scopes)
 		return 0;
 	char *title = text_fmt("E2E workload: %s", id);
-	char *summary = text_fmt("Isolated Scope for the %s workload in E2E run %s.", id, r->run_id);
+	char *summary =
+		text_fmt("Isolated Scope for the %s workload in E2E run %s.", id, r->run_id);
 	char *key = text_fmt("e2e:%s:%s", r->run_id, id);
 	int rc = pc_create_scope(f->client, title, summary, key, &scope, &e);
 	if (rc == 0) {
@@ -115,7 +116,6 @@ static void scrub(struct run *r)
 	struct pc_err e;
 
 	jv_array_foreach(files, i, rel) {
-		(void)i;
 		char *path = io_join(job_dir, jv_string_value(rel));
 		if (redact_file(r->fleet->red, path, &e) != 0)
 			run_error(r, "%s", e.msg);
@@ -177,22 +177,22 @@ static jv run_record(const struct run *r, const char *status, jv powercontext)
 		jv_string("workload"), jv_copy(r->workload),
 		jv_string("manifest"), json_get(r->selection, "manifest"),
 		jv_string("task"), json_get(r->selection, "task"),
-		jv_string("job_dir"), r->result.job_dir ? jv_string(r->result.job_dir) : jv_null(),
-		jv_string("trial_dir"), r->result.trial_dir ? jv_string(r->result.trial_dir) : jv_null());
-	/* clang-format off */
-	record = jv_object_set(record, jv_string("environment"), JV_OBJECT(
+		jv_string("job_dir"), json_string_or_null(r->result.job_dir),
+		jv_string("trial_dir"), json_string_or_null(r->result.trial_dir));
+	jv environment = JV_OBJECT(
 		jv_string("commit"), jv_string(f->commit),
 		jv_string("database"), jv_string(database ? database : "sqlite"),
 		jv_string("adapter"), json_at(r->workload, "execution.type"),
 		jv_string("adapter_version"), jv_array_get(jv_copy(versions), 0),
 		jv_string("adapter_protocol_version"), jv_array_get(jv_copy(versions), 1),
-		jv_string("agent_model"), r->agent_model ? jv_string(r->agent_model) : jv_null(),
+		jv_string("agent_model"), json_string_or_null(r->agent_model),
 		jv_string("agent_settings"), jv_object(),
 		jv_string("started_at"), jv_string(r->started),
-		jv_string("finished_at"), jv_string(finished)));
-	record = jv_object_set(record, jv_string("agent"), JV_OBJECT(
-		jv_string("command"), jv_string(f->agent->command), jv_string("info"), jv_copy(r->result.agent_info)));
-	/* clang-format on */
+		jv_string("finished_at"), jv_string(finished));
+	jv agent = JV_OBJECT(jv_string("command"), jv_string(f->agent->command),
+			     jv_string("info"), jv_copy(r->result.agent_info));
+	record = jv_object_set(record, jv_string("environment"), environment);
+	record = jv_object_set(record, jv_string("agent"), agent);
 	record = jv_object_set(record, jv_string("failure_policy"), jv_string(f->o->policy));
 	record = jv_object_set(record, jv_string("status"), jv_string(status));
 	record = jv_object_set(record, jv_string("errors"), jv_copy(r->errors));
@@ -206,13 +206,14 @@ static jv server_answers(const struct run *r, jv readiness, jv before, jv after,
 	const char *database = getenv("POWERCONTEXT_E2E_DATABASE_IDENTITY");
 	const struct pc_api *api = r->fleet->api;
 
-	return JV_OBJECT(jv_string("server_url"), jv_string(r->fleet->client->base_url),
-			 jv_string("server_version"), api ? jv_string(api->version) : jv_null(),
-			 jv_string("database"), database && *database ? jv_string(database) : jv_null(),
-			 jv_string("readiness"), readiness,
-			 jv_string("memory_before"), before,
-			 jv_string("memory_after"), after,
-			 jv_string("probes"), probes);
+	return JV_OBJECT(
+		jv_string("server_url"), jv_string(r->fleet->client->base_url),
+		jv_string("server_version"), api ? jv_string(api->version) : jv_null(),
+		jv_string("database"), database && *database ? jv_string(database) : jv_null(),
+		jv_string("readiness"), readiness,
+		jv_string("memory_before"), before,
+		jv_string("memory_after"), after,
+		jv_string("probes"), probes);
 }
 
 jv workload_run(struct run *r)
