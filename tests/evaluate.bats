@@ -1000,6 +1000,46 @@ print(urllib.parse.quote(s, safe="").lower())')
 	[[ $(grep -o '\[REDACTED\]' "$T/stdout.jsonl" | wc -l) -ge 8 ]] || fail "not every form was redacted: $(cat "$T/stdout.jsonl")"
 }
 
+@test "PowerContext 1.4.1's credential names are secrets: *_TOKEN, *_AUTHORIZATION, *_SECRET_ACCESS_KEY, *_TOKEN_*, raw and encoded" {
+	# regression: GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY and POWERCONTEXT_BUB_AUTHORIZATION reached every sink
+	local -A secrets=([GITHUB_TOKEN]=ghp-github-token-0001 [AWS_SECRET_ACCESS_KEY]=aws/secret+access-0002
+		[POWERCONTEXT_BUB_AUTHORIZATION]='Bearer bub-auth-0003' [my_token_value]=lower-case-name-0004)
+	local name forms=
+	for name in "${!secrets[@]}"; do
+		forms+=$(SECRET=${secrets[$name]} python3 -c '
+import base64, json, os, urllib.parse
+s = os.environ["SECRET"]
+print(s)
+print(json.dumps(s)[1:-1])
+print(base64.b64encode(s.encode()).decode())
+print(urllib.parse.quote(s, safe=""))')$'\n'
+	done
+	jq -Rn '[inputs | select(. != "")]' <<<"$forms" >"$T/errors.json"
+	replay '.status = "failed" | .errors = $errs[0]' --slurpfile errs "$T/errors.json" >"$T/in.json"
+	env GITHUB_TOKEN="${secrets[GITHUB_TOKEN]}" AWS_SECRET_ACCESS_KEY="${secrets[AWS_SECRET_ACCESS_KEY]}" \
+		POWERCONTEXT_BUB_AUTHORIZATION="${secrets[POWERCONTEXT_BUB_AUTHORIZATION]}" \
+		my_token_value="${secrets[my_token_value]}" \
+		"$PC_BIN/pc-evaluate" --output "$T/out" <"$T/in.json" >"$T/stdout.jsonl" 2>"$T/stderr" || true
+	local form f
+	while read -r form; do
+		[[ -n $form ]] || continue
+		for f in "$T/stdout.jsonl" "$T/stderr" "$T/out/project-database-decision/eval-report.json"; do
+			! grep -qF -- "$form" "$f" || fail "the secret form $form is in $f"
+		done
+	done <<<"$forms"
+	grep -qF '[REDACTED]' "$T/stdout.jsonl" || fail "nothing was redacted: $(cat "$T/stdout.jsonl")"
+}
+
+@test "1.4.1's exemptions and placeholders: *_FILE, *_PATH, *_URL and lm-studio, dummy, ollama redact nothing" {
+	replay '.status = "failed" | .errors = ["/run/secrets/github-token-file; https://tokens.invalid/x; lm-studio; dummy-not; ollama"]' >"$T/in.json"
+	GITHUB_TOKEN_FILE=/run/secrets/github-token-file SOME_TOKEN_URL=https://tokens.invalid/x \
+		AWS_SESSION_TOKEN_PATH=/run/secrets/github-token-file OPENAI_API_KEY=lm-studio \
+		HF_TOKEN=DUMMY OLLAMA_API_KEY=ollama run --separate-stderr pc-evaluate <"$T/in.json"
+	assert_status 3
+	run jq -r '.cases[0].assertions.collection_completed.reason' <<<"$output"
+	assert_output "/run/secrets/github-token-file; https://tokens.invalid/x; lm-studio; dummy-not; ollama"
+}
+
 @test "the longest secret is redacted first" {
 	replay '.status = "failed" | .errors = ["key sk-abc-extended and sk-abc"]' >"$T/in.json"
 	BUB_API_KEY=sk-abc BUB_OTHER_API_KEY=sk-abc-extended run --separate-stderr pc-evaluate <"$T/in.json"

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "err.h"
 #include "io.h"
@@ -14,12 +15,60 @@ static int has_affixes(const char *name, size_t len, const char *prefix, const c
 	return len > pl + sl && !memcmp(name, prefix, pl) && !memcmp(name + len - sl, suffix, sl);
 }
 
+/* Whether name (len bytes) ends with suffix, ASCII case ignored. */
+static int ends_with_nocase(const char *name, size_t len, const char *suffix)
+{
+	size_t sl = strlen(suffix);
+
+	return len > sl && !strncasecmp(name + len - sl, suffix, sl);
+}
+
+static int contains_nocase(const char *name, size_t len, const char *part)
+{
+	size_t pl = strlen(part);
+
+	for (size_t i = 0; i + pl <= len; i++)
+		if (!strncasecmp(name + i, part, pl))
+			return 1;
+	return 0;
+}
+
+/* PowerContext 1.4.1's harness: a credential's name, unless it names a
+ * file, a path or a URL. */
+static int credential_name(const char *name, size_t len)
+{
+	static const char *const suffixes[] = { "_API_KEY", "_AUTHORIZATION", "_TOKEN",
+						"_SECRET_ACCESS_KEY" };
+	static const char *const exempt[] = { "_FILE", "_PATH", "_URL" };
+	int credential = contains_nocase(name, len, "_TOKEN_");
+
+	for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+		credential = credential || ends_with_nocase(name, len, suffixes[i]);
+	for (size_t i = 0; i < sizeof exempt / sizeof *exempt; i++)
+		credential = credential && !ends_with_nocase(name, len, exempt[i]);
+	return credential;
+}
+
+/* The values 1.4.1 never treats as a secret: what a local model server or
+ * a test setup puts where a key would go. */
+static int placeholder(const char *value)
+{
+	static const char *const values[] = { "1", "true", "none", "null",
+					      "empty", "dummy", "ollama", "lm-studio" };
+
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++)
+		if (!strcasecmp(value, values[i]))
+			return 1;
+	return 0;
+}
+
 /* The shortest value of variable name that is a secret, 0 when the name
- * holds none.  pc-e2e's own settings are secrets at any length; for every
- * other *_API_KEY (a provider's, for the Server's generation or a remote
- * sandbox) and the inference headers that carry one, a value under 8 bytes
- * is a placeholder (OPENAI_API_KEY=EMPTY for a local model server), which
- * no text could be kept readable without. */
+ * holds none.  pc-e2e's own settings are secrets at any length.  So are
+ * 1.4.1's credential names (a provider's OPENAI_API_KEY, GITHUB_TOKEN,
+ * AWS_SECRET_ACCESS_KEY, a sandbox's DAYTONA_API_KEY, …) and the inference
+ * headers that carry one, with a floor 1.4.1 does not have: a value under
+ * 8 bytes is no credential anyone issues, and replacing it would blank
+ * ordinary text ("k" in every word) without protecting anything. */
 static size_t secret_min_len(const char *name, size_t len)
 {
 	static const char *const exact[] = {
@@ -34,7 +83,7 @@ static size_t secret_min_len(const char *name, size_t len)
 			return 1;
 	if (has_affixes(name, len, "BUB_", "_API_KEY"))
 		return 1;
-	if (has_affixes(name, len, "", "_API_KEY") ||
+	if (credential_name(name, len) ||
 	    has_affixes(name, len, "POWERCONTEXT_SERVER_INFERENCE_", "_HEADERS"))
 		return 8;
 	return 0;
@@ -142,7 +191,7 @@ void redactor_init(struct redactor *r, char *const *env)
 	for (; env && *env; env++) {
 		const char *eq = strchr(*env, '=');
 		size_t min = eq ? secret_min_len(*env, (size_t)(eq - *env)) : 0;
-		if (!min || strlen(eq + 1) < min)
+		if (!min || strlen(eq + 1) < min || (min > 1 && placeholder(eq + 1)))
 			continue;
 		add_needle(r, pc_xstrdup(eq + 1));
 		add_needle(r, json_escaped(eq + 1));

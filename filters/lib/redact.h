@@ -1,11 +1,14 @@
 /* redact: keeping configured secrets out of every sink.
  *
- * Secrets are the non-empty values of BUB_API_KEY, every BUB_*_API_KEY,
- * POWERCONTEXT_CLIENT_API_TOKEN and POWERCONTEXT_E2E_AGENT_PROXY_URL, and the
- * values of 8 bytes or more of every other *_API_KEY (a provider's
- * OPENAI_API_KEY, a sandbox's DAYTONA_API_KEY) and of
- * POWERCONTEXT_SERVER_INFERENCE_*_HEADERS.  Each is
- * replaced by "[REDACTED]", longest first, as written, JSON-escaped,
+ * Secrets are the non-empty values of pc-e2e's own settings (BUB_API_KEY,
+ * every BUB_*_API_KEY, POWERCONTEXT_CLIENT_API_TOKEN,
+ * POWERCONTEXT_E2E_AGENT_PROXY_URL, PC_E2E_LEDGER_PASSWORD), and the values
+ * of 8 bytes or more of every variable PowerContext 1.4.1's harness counts
+ * as a credential (named *_API_KEY, *_AUTHORIZATION, *_TOKEN,
+ * *_SECRET_ACCESS_KEY or holding _TOKEN_, case ignored, unless it ends in
+ * _FILE, _PATH or _URL; never its placeholders 1, true, none, null, empty,
+ * dummy, ollama, lm-studio) and of POWERCONTEXT_SERVER_INFERENCE_*_HEADERS.
+ * Each is replaced by "[REDACTED]", longest first, as written, JSON-escaped,
  * base64-encoded (standard and URL-safe, at any alignment in a longer
  * encoded text) and percent-encoded, in every string of a document before it
  * is written.
