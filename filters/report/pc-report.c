@@ -31,22 +31,42 @@
 
 extern char **environ;
 
-static const char usage[] =
-	"usage: pc-report [--format text|markdown|json|junit|html] [--output DIR] [-v|--verbose]\n"
-	"                 [--ledger URL [--trend] [--trend-runs N]]\n"
-	"Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n"
-	"  --format F    text (default on a terminal), markdown (default otherwise),\n"
-	"                json (counts and cases), junit (JUnit XML) or html (one page)\n"
-	"  --output DIR  also write DIR/<workload id>/report.md per workload\n"
-	"  -v, --verbose text: show every assertion, score, label and metric\n"
-	"  --ledger URL  also record every case in the ledger: sqlite:PATH or\n"
-	"                mysql://user[:password]@host[:port]/database (the password\n"
-	"                may come from $PC_E2E_LEDGER_PASSWORD instead)\n"
-	"  --trend       show each case's verdicts over its last comparable runs\n"
-	"  --trend-runs N  how many runs a trend shows (default 10, 1 to 1000)\n"
-	"Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
-	"failed, 3 inconclusive (or skipped before anything was collected); 1 when\n"
-	"the ledger cannot be written, after the report is printed.\n";
+/* --help's text; what it says of the formats comes from their table. */
+static char *usage_text(void)
+{
+	struct sbuf b = { 0 };
+
+	sbuf_add(&b, "usage: pc-report [--format ");
+	report_formats_add_names(&b, "|", "|");
+	sbuf_add(&b, "] [--output DIR] [-v|--verbose]\n"
+		     "                 [--ledger URL [--trend] [--trend-runs N]]\n"
+		     "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n");
+	report_formats_add_help(&b, "  --format F    ");
+	sbuf_add(&b, "  --output DIR  also write DIR/<workload id>/report.md per workload\n"
+		     "  -v, --verbose text: show every assertion, score, label and metric\n"
+		     "  --ledger URL  also record every case in the ledger: sqlite:PATH or\n"
+		     "                mysql://user[:password]@host[:port]/database (the password\n"
+		     "                may come from $PC_E2E_LEDGER_PASSWORD instead)\n"
+		     "  --trend       show each case's verdicts over its last comparable runs\n"
+		     "  --trend-runs N  how many runs a trend shows (default 10, 1 to 1000)\n"
+		     "Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
+		     "failed, 3 inconclusive (or skipped before anything was collected); 1 when\n"
+		     "the ledger cannot be written, after the report is printed.\n");
+	return sbuf_take(&b);
+}
+
+/* The usage error for a --format that names no row of the table. */
+static int unknown_format(const char *usage)
+{
+	struct sbuf b = { 0 };
+
+	sbuf_add(&b, "--format must be ");
+	report_formats_add_names(&b, ", ", " or ");
+	char *msg = sbuf_take(&b);
+	stage_usage_error("pc-report", usage, msg);
+	free(msg);
+	return STAGE_USAGE;
+}
 
 struct options {
 	const struct report_format *format;
@@ -67,7 +87,7 @@ static int parse_runs(const char *s, int *runs)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct options *o)
+static int parse_args(int argc, char **argv, const char *usage, struct options *o)
 {
 	static const struct option longs[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -103,9 +123,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (!format)
 		format = isatty(STDOUT_FILENO) ? "text" : "markdown";
 	if (!(o->format = report_format_named(format)))
-		return stage_usage_error("pc-report", usage,
-					 "--format must be text, markdown, json, junit or html"),
-		       STAGE_USAGE;
+		return unknown_format(usage);
 	o->trend = o->trend || (o->ledger && o->format->needs_trends);
 	if (o->trend && !o->ledger)
 		return stage_usage_error("pc-report", usage, "--trend and --trend-runs need --ledger"), STAGE_USAGE;
@@ -314,8 +332,10 @@ int main(int argc, char **argv)
 {
 	struct options o = { NULL, NULL, NULL, 0, 0, 10, { 0 } };
 	struct redactor red;
-	int rc = parse_args(argc, argv, &o);
+	char *usage = usage_text();
+	int rc = parse_args(argc, argv, usage, &o);
 
+	free(usage);
 	if (rc != 0)
 		return stage_option_exit(rc);
 	init_redactor(&red, &o);
