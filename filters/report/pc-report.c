@@ -267,12 +267,30 @@ static int ledger_pass(const struct options *o, struct cases *cs, struct pc_err 
 	return t.failed ? -1 : 0;
 }
 
+/* The report in format f on stdout; -1 with e filled when it is not there
+ * whole. */
+static int write_report(const struct report_format *f, struct cases *cs, const struct report_settings *s,
+			struct pc_err *e)
+{
+	struct report_out out = { { 0 }, 0 };
+
+	f->render(&out, cs, s);
+	if (out.failed || fflush(stdout) != 0)
+		return pc_fail(e, "cannot write the report to stdout");
+	if (cs->read_failed)
+		return pc_fail(e, "cannot read back the spool file");
+	return 0;
+}
+
 static int run(const struct options *o, const struct redactor *red)
 {
 	struct cases cs = { 0 };
-	struct report_out out = { { 0 }, 0 };
 	const char *no_color = getenv("NO_COLOR"); /* no-color.org: only a non-empty value counts */
-	struct report_settings settings = { o->verbose, !(no_color && *no_color), isatty(STDOUT_FILENO), 0 };
+	struct report_settings settings = {
+		.verbose = o->verbose,
+		.color = !(no_color && *no_color),
+		.terminal = isatty(STDOUT_FILENO),
+	};
 	int status = read_cases(&cs, red, o->output != NULL);
 
 	/* every case name becomes a directory: a bad one (never a path like
@@ -297,12 +315,11 @@ static int run(const struct options *o, const struct redactor *red)
 			ledger_failed = stage_die("pc-report", red, EXIT_INVALID, e.msg);
 	}
 	if (status == EXIT_OK) {
+		struct pc_err e;
 		settings.trends = o->trend && !ledger_failed;
-		o->format->render(&out, &cs, &settings);
-		status = out.failed || fflush(stdout) != 0
-				 ? stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout")
-			 : cs.read_failed ? stage_die("pc-report", red, EXIT_INVALID, "cannot read back the spool file")
-					  : cs.status;
+		status = write_report(o->format, &cs, &settings, &e) != 0
+				 ? stage_die("pc-report", red, EXIT_INVALID, e.msg)
+				 : cs.status;
 		status = stage_worst(status, ledger_failed);
 	}
 	if (cs.spool)
