@@ -4,8 +4,13 @@
 
 #include "formats.h"
 
-/* Each row is defined in its format's own file. */
-extern const struct report_format format_text, format_markdown, format_json, format_junit, format_html;
+/* Each row is defined in its format's own file; a format is its
+ * declaration here and its line in the table. */
+extern const struct report_format format_text;
+extern const struct report_format format_markdown;
+extern const struct report_format format_json;
+extern const struct report_format format_junit;
+extern const struct report_format format_html;
 
 /* In the order --help lists them. */
 static const struct report_format *const formats[] = {
