@@ -1,13 +1,19 @@
-/* pc-report --format html: the counts, a matrix of workloads × assertions,
- * then a section per workload (its false assertions with their reasons, its
- * scores and, with a trend from the ledger, an SVG plot of each score over
- * the trend's runs).  Rendered from the spool one case at a time; only the
- * assertion names (a few per workload kind) are held for the whole page. */
+/* pc-report --format html: one self-contained HTML5 page.  The counts, a
+ * matrix of workloads × assertions, then a section per workload (its false
+ * assertions with their reasons, its scores and, with a trend from the
+ * ledger, an SVG plot of each score over the trend's runs).  Rendered from
+ * the spool one case at a time; only the assertion names (a few per
+ * workload kind) are held for the whole page.
+ *
+ * The page fetches nothing (inline style, inline SVG, no script, a data:
+ * icon so a browser does not ask for /favicon.ico) and reads the same with
+ * colour or without: every mark is a word or a symbol, colour only adds.
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
+#include "formats.h"
 #include "json.h"
 #include "trend.h"
 
@@ -37,7 +43,7 @@ static const char *const verdict_symbol[VERDICTS] = { "✓", "✗", "?", "–" }
 
 struct html_pass {
 	struct report_out *o;
-	jv names; /* the assertion names of every case, first seen first */
+	jv names; /* owned: the assertion names of every case, first seen first */
 	int index;
 	int trends; /* some case has a trend: the page has plots */
 };
@@ -437,12 +443,13 @@ static void workload_section(void *ctx, const struct report_case *c)
 	report_flush(h->o);
 }
 
-void render_html(struct report_out *o, struct cases *cs, int color)
+/* NO_COLOR leaves every colour out of the page. */
+static void render_html(struct report_out *o, struct cases *cs, const struct report_settings *s)
 {
 	struct html_pass h = { o, jv_array(), 0, 0 };
 
 	report_each_case(cs, collect_names, &h);
-	html_head(&o->b, cs, color);
+	html_head(&o->b, cs, s->color);
 	matrix_head(&o->b, h.names);
 	report_flush(o);
 	report_each_case(cs, matrix_row, &h);
@@ -457,3 +464,10 @@ void render_html(struct report_out *o, struct cases *cs, int color)
 	report_flush(o);
 	jv_free(h.names);
 }
+
+const struct report_format format_html = {
+	.name = "html",
+	.gist = "one page",
+	.needs_trends = 1,
+	.render = render_html,
+};

@@ -1,0 +1,101 @@
+/* pc-report --format junit: JUnit XML for CI, a testcase per workload; a
+ * failed workload is a <failure>, an inconclusive one an <error>, a skipped
+ * one <skipped/>. */
+#include "formats.h"
+#include "json.h"
+#include "trend.h"
+
+/* Why a workload was not run: the reason of its first false assertion
+ * (execution_completed when nothing was collected), else its task outcome
+ * (a skip the failure policy expected leaves every assertion true). */
+static void junit_skipped(struct sbuf *b, const struct report_case *c)
+{
+	jv failing = report_false_assertions(c);
+	jv first = jv_array_get(jv_copy(failing), 0); /* invalid when none */
+	const char *reason = json_str(first, "reason");
+
+	sbuf_add(b, "      <skipped message=\"");
+	report_add_escaped(b, reason && *reason ? reason : report_label(c, "task_outcome"));
+	sbuf_add(b, "\"/>\n");
+	jv_free(first);
+	jv_free(failing);
+}
+
+static void junit_failure(struct sbuf *b, const struct report_case *c)
+{
+	jv failing = report_false_assertions(c);
+	const char *tag = c->verdict == VERDICT_INCONCLUSIVE ? "error" : "failure";
+
+	sbuf_addf(b, "      <%s type=\"%s\" message=\"%d assertion%s false\">", tag,
+		  verdict_name(c->verdict), jv_array_length(jv_copy(failing)),
+		  jv_array_length(jv_copy(failing)) == 1 ? "" : "s");
+	jv_array_foreach(failing, i, a) {
+		const char *reason = json_str(a, "reason");
+		(void)i;
+		report_add_escaped(b, json_str(a, "name"));
+		if (reason) {
+			sbuf_add(b, ": ");
+			report_add_escaped(b, reason);
+		}
+		sbuf_add(b, "\n");
+		jv_free(a);
+	}
+	jv_free(failing);
+	sbuf_addf(b, "</%s>\n", tag);
+}
+
+static void junit_testcase(struct sbuf *b, const struct report_case *c)
+{
+	sbuf_add(b, "    <testcase classname=\"");
+	report_add_escaped(b, c->experiment);
+	sbuf_add(b, "\" name=\"");
+	report_add_escaped(b, report_case_name(c));
+	sbuf_add(b, "\"");
+	if (c->verdict == VERDICT_ACCEPTED && jv_get_kind(c->trend) != JV_KIND_ARRAY) {
+		sbuf_add(b, "/>\n");
+		return;
+	}
+	sbuf_add(b, ">\n");
+	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
+		sbuf_add(b, "      <properties>\n        <property name=\"trend\" value=\"");
+		trend_add_letters(b, c->trend);
+		sbuf_addf(b, "\"/>\n        <property name=\"trend_change\" value=\"%s\"/>\n      </properties>\n",
+			  trend_change(c->trend));
+	}
+	if (c->verdict == VERDICT_SKIPPED)
+		junit_skipped(b, c);
+	else if (c->verdict != VERDICT_ACCEPTED)
+		junit_failure(b, c);
+	sbuf_add(b, "    </testcase>\n");
+}
+
+static void junit_case(void *ctx, const struct report_case *c)
+{
+	struct report_out *o = ctx;
+
+	junit_testcase(&o->b, c);
+	report_flush(o);
+}
+
+static void render_junit(struct report_out *o, struct cases *cs, const struct report_settings *s)
+{
+	struct sbuf *b = &o->b;
+
+	(void)s;
+	sbuf_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	sbuf_addf(b, "<testsuites name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n",
+		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
+	sbuf_addf(b, "  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE],
+		  cs->count[VERDICT_SKIPPED]);
+	report_flush(o);
+	report_each_case(cs, junit_case, o);
+	sbuf_add(b, "  </testsuite>\n</testsuites>\n");
+	report_flush(o);
+}
+
+const struct report_format format_junit = {
+	.name = "junit",
+	.gist = "JUnit XML",
+	.render = render_junit,
+};

@@ -1,0 +1,154 @@
+/* pc-report --format markdown: the counts, a table of the workloads, then a
+ * section per workload in the layout of the reference harness's report.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "docs.h"
+#include "format_markdown.h"
+#include "formats.h"
+#include "json.h"
+#include "trend.h"
+
+/* A new string, the caller's to free. */
+static char *rewards_text(const struct report_case *c)
+{
+	jv scores = report_section(c, "scores");
+	struct sbuf b = { 0 };
+	const char *prefix = DOCS_REWARD_SCORE_PREFIX;
+
+	jv_object_foreach(scores, name, s) {
+		const char *n = jv_string_value(name);
+		if (!strncmp(n, prefix, strlen(prefix))) {
+			jv v = jv_object_get(jv_copy(s), jv_string("value"));
+			sbuf_addf(&b, "- `%s`: `", n + strlen(prefix));
+			report_add_value(&b, v);
+			sbuf_add(&b, "`\n");
+			jv_free(v);
+		}
+		jv_free(name);
+		jv_free(s);
+	}
+	jv_free(scores);
+	if (!b.len)
+		sbuf_add(&b, "- No native reward was recorded.\n");
+	return sbuf_take(&b);
+}
+
+static void evaluation_lines(struct sbuf *b, const struct report_case *c)
+{
+	jv assertions = report_section(c, "assertions");
+
+	sbuf_addf(b, "%s\n", report_case_name(c));
+	jv_object_foreach(assertions, name, a) {
+		const char *reason = json_str(a, "reason");
+		sbuf_addf(b, "  [%s] %s", json_has_true(a, "value") ? "PASS" : "FAIL",
+			  jv_string_value(name));
+		if (reason && *reason)
+			sbuf_addf(b, " — %s", reason);
+		sbuf_add(b, "\n");
+		jv_free(name);
+		jv_free(a);
+	}
+	jv_free(assertions);
+	const char *kinds[] = { "scores", "labels" }, *tags[] = { "SCORE", "LABEL" };
+	for (int k = 0; k < 2; k++) {
+		jv values = report_section(c, kinds[k]);
+		jv_object_foreach(values, name, entry) {
+			jv v = jv_object_get(jv_copy(entry), jv_string("value"));
+			sbuf_addf(b, "  [%s] %s: ", tags[k], jv_string_value(name));
+			report_add_value(b, v);
+			sbuf_add(b, "\n");
+			jv_free(v);
+			jv_free(name);
+			jv_free(entry);
+		}
+		jv_free(values);
+	}
+}
+
+/* A skipped workload has no collection_completed: nothing was attempted,
+ * so nothing failed. */
+static const char *collection_status(const struct report_case *c)
+{
+	if (c->verdict == VERDICT_SKIPPED)
+		return "skipped";
+	jv collected = jv_object_get(report_section(c, "assertions"), jv_string("collection_completed"));
+	int completed = json_has_true(collected, "value");
+
+	jv_free(collected);
+	return completed ? "completed" : "failed";
+}
+
+/* One workload; depth 1 for a standalone file, 2 when nested under the
+ * summary. */
+static void markdown_case(struct sbuf *b, const struct report_case *c, int depth)
+{
+	const char *h = depth == 1 ? "#" : "##";
+	char *rewards = rewards_text(c);
+
+	if (depth == 1)
+		sbuf_add(b, "# PowerContext end-to-end Memory evaluation\n\n");
+	else
+		sbuf_addf(b, "## `%s`: %s\n\n", report_case_name(c), verdict_name(c->verdict));
+	sbuf_addf(b, "- Workload: `%s`\n", report_case_name(c));
+	sbuf_addf(b, "- Execution adapter: `%s`\n", report_attribute(c, "execution_adapter"));
+	sbuf_addf(b, "- Harbor dataset: `%s`\n", report_attribute(c, "dataset"));
+	sbuf_addf(b, "- Collection status: `%s`\n", collection_status(c));
+	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n\n", report_label(c, "task_outcome"));
+	sbuf_addf(b, "%s# Harbor reward\n\n%s\n", h, rewards);
+	sbuf_addf(b, "%s# Memory evaluation\n\n```text\n", h);
+	evaluation_lines(b, c);
+	sbuf_add(b, "```\n");
+	free(rewards);
+}
+
+void markdown_add_workload_file(struct sbuf *b, const struct report_case *c)
+{
+	markdown_case(b, c, 1);
+}
+
+static void markdown_row(void *ctx, const struct report_case *c)
+{
+	struct report_out *o = ctx;
+
+	sbuf_addf(&o->b, "| `%s` | %s | %s | %s | `%s` |", report_case_name(c),
+		  verdict_name(c->verdict), report_label(c, "task_outcome"),
+		  report_attribute(c, "database"), report_attribute(c, "run_id"));
+	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
+		sbuf_add(&o->b, " ");
+		trend_add_letters(&o->b, c->trend);
+		sbuf_addf(&o->b, " (%s) |", trend_change(c->trend));
+	}
+	sbuf_add(&o->b, "\n");
+	report_flush(o);
+}
+
+static void markdown_section(void *ctx, const struct report_case *c)
+{
+	struct report_out *o = ctx;
+
+	sbuf_add(&o->b, "\n");
+	markdown_case(&o->b, c, 2);
+	report_flush(o);
+}
+
+/* The table is headed before its rows are read: whether it has a Trend
+ * column comes from the settings, not from the cases. */
+static void render_markdown(struct report_out *o, struct cases *cs, const struct report_settings *s)
+{
+	sbuf_add(&o->b, "# PowerContext end-to-end Memory evaluation\n\n");
+	report_add_counts(&o->b, cs);
+	sbuf_add(&o->b, ".\n\n");
+	sbuf_addf(&o->b, "| Workload | Verdict | Native task outcome | Database | Run |%s\n",
+		  s->trends ? " Trend |" : "");
+	sbuf_addf(&o->b, "|---|---|---|---|---|%s\n", s->trends ? "---|" : "");
+	report_flush(o);
+	report_each_case(cs, markdown_row, o);
+	report_each_case(cs, markdown_section, o);
+}
+
+const struct report_format format_markdown = {
+	.name = "markdown",
+	.gist = "default otherwise",
+	.render = render_markdown,
+};

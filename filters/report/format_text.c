@@ -1,0 +1,99 @@
+/* pc-report --format text: a line per case (its verdict and name, its trend,
+ * its false assertions), then the counts; for a terminal, so in colour on
+ * one unless NO_COLOR says otherwise. */
+#include "formats.h"
+#include "json.h"
+#include "trend.h"
+
+/* The escapes around a verdict and around the quieter lines. */
+struct style {
+	const char *on[VERDICTS], *off, *dim;
+};
+
+static void text_line(struct sbuf *b, const char *mark, const char *name, jv entry /* borrowed */)
+{
+	const char *reason = json_str(entry, "reason");
+
+	sbuf_addf(b, "    %s %s", mark, name);
+	if (reason && *reason)
+		sbuf_addf(b, ": %s", reason);
+	sbuf_add(b, "\n");
+}
+
+/* Scores and labels hold {value, reason}; metrics are bare numbers. */
+static void text_values(struct sbuf *b, const char *title, jv values /* consumed */)
+{
+	jv_object_foreach(values, name, entry) {
+		sbuf_addf(b, "    %s %s = ", title, jv_string_value(name));
+		if (jv_get_kind(entry) == JV_KIND_OBJECT) {
+			jv v = jv_object_get(jv_copy(entry), jv_string("value"));
+			report_add_value(b, v);
+			jv_free(v);
+		} else {
+			jv s = jv_dump_string(jv_copy(entry), 0);
+			sbuf_add(b, jv_string_value(s));
+			jv_free(s);
+		}
+		sbuf_add(b, "\n");
+		jv_free(name);
+		jv_free(entry);
+	}
+	jv_free(values);
+}
+
+struct text_pass {
+	struct report_out *o;
+	int verbose;
+	const struct style *st;
+};
+
+static void text_case(void *ctx, const struct report_case *c)
+{
+	const struct text_pass *t = ctx;
+	struct sbuf *b = &t->o->b;
+	jv assertions = report_section(c, "assertions");
+
+	sbuf_addf(b, "%s%-12s%s %s\n", t->st->on[c->verdict], verdict_name(c->verdict), t->st->off,
+		  report_case_name(c));
+	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
+		sbuf_addf(b, "    %strend: ", t->st->dim);
+		trend_add_letters(b, c->trend);
+		sbuf_addf(b, " (%s)%s\n", trend_change(c->trend), t->st->off);
+	}
+	jv_object_foreach(assertions, name, a) {
+		if (!json_has_true(a, "value"))
+			text_line(b, "FAIL", jv_string_value(name), a);
+		else if (t->verbose)
+			text_line(b, "pass", jv_string_value(name), a);
+		jv_free(name);
+		jv_free(a);
+	}
+	jv_free(assertions);
+	if (t->verbose) {
+		text_values(b, "score", report_section(c, "scores"));
+		text_values(b, "label", report_section(c, "labels"));
+		text_values(b, "metric", report_section(c, "metrics"));
+	}
+	report_flush(t->o);
+}
+
+/* Escapes only on a terminal: a file or a pipe gets plain text. */
+static void render_text(struct report_out *o, struct cases *cs, const struct report_settings *s)
+{
+	static const struct style color = { { "\033[32m", "\033[31m", "\033[33m", "\033[36m" }, "\033[0m", "\033[2m" };
+	static const struct style plain = { { "", "", "", "" }, "", "" };
+	const struct style *st = s->color && s->terminal ? &color : &plain;
+	struct text_pass t = { o, s->verbose, st };
+
+	report_each_case(cs, text_case, &t);
+	sbuf_add(&o->b, st->dim);
+	report_add_counts(&o->b, cs);
+	sbuf_addf(&o->b, "%s\n", st->off);
+	report_flush(o);
+}
+
+const struct report_format format_text = {
+	.name = "text",
+	.gist = "default on a terminal",
+	.render = render_text,
+};

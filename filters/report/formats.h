@@ -1,0 +1,45 @@
+/* formats: pc-report's report formats, one row each in a table.
+ *
+ * A format is a const struct report_format defined in its own file
+ * (format_<name>.c; html.c for html) and listed once in formats.c.  The
+ * option parser, --help and the dispatch all read that table, so a format
+ * is added there and nowhere else in pc-report.c.
+ */
+#ifndef PC_REPORT_FORMATS_H
+#define PC_REPORT_FORMATS_H
+
+#include "report.h"
+#include "text.h"
+
+/* What the command line and the run decide for every format; a format
+ * reads the fields it needs. */
+struct report_settings {
+	int verbose;  /* -v */
+	int color;    /* NO_COLOR is unset or empty (no-color.org) */
+	int terminal; /* stdout is a terminal */
+	int trends;   /* every spooled case carries its trend */
+};
+
+struct report_format {
+	const char *name; /* as --format takes it */
+	const char *gist; /* --help's words for it, in parentheses after the name */
+	/* With --ledger, read the trends even without --trend: the format
+	 * needs them (the html page plots every score over its runs). */
+	int needs_trends;
+	/* The whole report for cs, written to o a case at a time; o, cs and
+	 * s are borrowed.  It may walk the spool as often as it needs. */
+	void (*render)(struct report_out *o, struct cases *cs, const struct report_settings *s);
+};
+
+/* The format called name, or NULL. */
+const struct report_format *report_format_named(const char *name);
+
+/* The formats' names in the table's order, sep between two, last_sep
+ * before the last: "text|markdown|…" or "text, markdown, … or html". */
+void report_formats_add_names(struct sbuf *b, const char *sep, const char *last_sep);
+
+/* --help's lines for --format: lead, then each name with its gist, wrapped
+ * under lead to 79 columns. */
+void report_formats_add_help(struct sbuf *b, const char *lead);
+
+#endif
