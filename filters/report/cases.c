@@ -7,7 +7,9 @@
 
 void report_spool(FILE *spool, jv experiment, jv kase, jv dir, enum verdict v, jv trend)
 {
-	jv entry = JV_OBJECT(jv_string("experiment"), experiment, jv_string("case"), kase, jv_string("dir"), dir,
+	jv entry = JV_OBJECT(jv_string("experiment"), experiment,
+			     jv_string("case"), kase,
+			     jv_string("dir"), dir,
 			     jv_string("verdict"), jv_number(v));
 	jv line;
 
@@ -20,7 +22,8 @@ void report_spool(FILE *spool, jv experiment, jv kase, jv dir, enum verdict v, j
 	jv_free(line);
 }
 
-void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c), void *ctx)
+void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c),
+		      void *ctx)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -86,13 +89,12 @@ jv report_false_assertions(const struct report_case *c)
 	jv assertions = report_section(c, "assertions"), out = jv_array();
 
 	jv_object_foreach(assertions, name, a) {
-		/* clang-format off */
-		if (!json_has_true(a, "value"))
-			out = jv_array_append(out, JV_OBJECT(jv_string("name"), name,
-				jv_string("reason"), jv_object_get(jv_copy(a), jv_string("reason"))));
-		else
+		if (!json_has_true(a, "value")) {
+			jv false_one = JV_OBJECT(jv_string("name"), name,
+						 jv_string("reason"), json_get(a, "reason"));
+			out = jv_array_append(out, false_one);
+		} else
 			jv_free(name);
-		/* clang-format on */
 		jv_free(a);
 	}
 	jv_free(assertions);

@@ -11,14 +11,11 @@ struct json_pass {
 static void json_case(void *ctx, const struct report_case *c)
 {
 	struct json_pass *j = ctx;
-	/* clang-format off */
-	jv o = JV_OBJECT(
-		jv_string("name"), jv_string(report_case_name(c)),
-		jv_string("experiment"), jv_string(c->experiment),
-		jv_string("verdict"), jv_string(verdict_name(c->verdict)),
-		jv_string("task_outcome"), jv_string(report_label(c, "task_outcome")),
-		jv_string("failed_assertions"), report_false_assertions(c));
-	/* clang-format on */
+	jv o = JV_OBJECT(jv_string("name"), jv_string(report_case_name(c)),
+			 jv_string("experiment"), jv_string(c->experiment),
+			 jv_string("verdict"), jv_string(verdict_name(c->verdict)),
+			 jv_string("task_outcome"), jv_string(report_label(c, "task_outcome")),
+			 jv_string("failed_assertions"), report_false_assertions(c));
 	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
 		o = jv_object_set(o, jv_string("trend"), jv_copy(c->trend));
 		o = jv_object_set(o, jv_string("change"), jv_string(trend_change(c->trend)));
@@ -36,7 +33,8 @@ static void render_json(struct report_out *o, struct cases *cs, const struct rep
 	struct json_pass j = { o, 0 };
 
 	(void)s;
-	sbuf_addf(&o->b, "{\"accepted\":%d,\"failed\":%d,\"inconclusive\":%d,\"skipped\":%d,\"cases\":[",
+	sbuf_addf(&o->b,
+		  "{\"accepted\":%d,\"failed\":%d,\"inconclusive\":%d,\"skipped\":%d,\"cases\":[",
 		  cs->count[VERDICT_ACCEPTED], cs->count[VERDICT_FAILED],
 		  cs->count[VERDICT_INCONCLUSIVE], cs->count[VERDICT_SKIPPED]);
 	report_flush(o);

@@ -31,7 +31,6 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 		  jv_array_length(jv_copy(failing)) == 1 ? "" : "s");
 	jv_array_foreach(failing, i, a) {
 		const char *reason = json_str(a, "reason");
-		(void)i;
 		report_add_escaped(b, json_str(a, "name"));
 		if (reason) {
 			sbuf_add(b, ": ");
@@ -59,8 +58,12 @@ static void junit_testcase(struct sbuf *b, const struct report_case *c)
 	if (jv_get_kind(c->trend) == JV_KIND_ARRAY) {
 		sbuf_add(b, "      <properties>\n        <property name=\"trend\" value=\"");
 		trend_add_letters(b, c->trend);
-		sbuf_addf(b, "\"/>\n        <property name=\"trend_change\" value=\"%s\"/>\n      </properties>\n",
-			  trend_change(c->trend));
+		sbuf_addf(
+			b,
+			"\"/>\n"
+			"        <property name=\"trend_change\" value=\"%s\"/>\n"
+			"      </properties>\n",
+			trend_change(c->trend));
 	}
 	if (c->verdict == VERDICT_SKIPPED)
 		junit_skipped(b, c);
@@ -85,9 +88,12 @@ static void render_junit(struct report_out *o, struct cases *cs, const struct re
 	sbuf_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	sbuf_addf(b, "<testsuites name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\">\n",
 		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
-	sbuf_addf(b, "  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
-		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE],
-		  cs->count[VERDICT_SKIPPED]);
+	sbuf_addf(
+		b,
+		"  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\">\n",
+		cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE],
+		cs->count[VERDICT_SKIPPED]);
 	report_flush(o);
 	report_each_case(cs, junit_case, o);
 	sbuf_add(b, "  </testsuite>\n</testsuites>\n");

@@ -72,7 +72,8 @@ static const char *collection_status(const struct report_case *c)
 {
 	if (c->verdict == VERDICT_SKIPPED)
 		return "skipped";
-	jv collected = jv_object_get(report_section(c, "assertions"), jv_string("collection_completed"));
+	jv collected =
+		jv_object_get(report_section(c, "assertions"), jv_string("collection_completed"));
 	int completed = json_has_true(collected, "value");
 
 	jv_free(collected);
@@ -94,7 +95,8 @@ static void markdown_case(struct sbuf *b, const struct report_case *c, int depth
 	sbuf_addf(b, "- Execution adapter: `%s`\n", report_attribute(c, "execution_adapter"));
 	sbuf_addf(b, "- Harbor dataset: `%s`\n", report_attribute(c, "dataset"));
 	sbuf_addf(b, "- Collection status: `%s`\n", collection_status(c));
-	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n\n", report_label(c, "task_outcome"));
+	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n\n",
+		  report_label(c, "task_outcome"));
 	sbuf_addf(b, "%s# Harbor reward\n\n%s\n", h, rewards);
 	sbuf_addf(b, "%s# Memory evaluation\n\n```text\n", h);
 	evaluation_lines(b, c);

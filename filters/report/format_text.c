@@ -80,7 +80,9 @@ static void text_case(void *ctx, const struct report_case *c)
 /* Escapes only on a terminal: a file or a pipe gets plain text. */
 static void render_text(struct report_out *o, struct cases *cs, const struct report_settings *s)
 {
-	static const struct style color = { { "\033[32m", "\033[31m", "\033[33m", "\033[36m" }, "\033[0m", "\033[2m" };
+	static const struct style color = { { "\033[32m", "\033[31m", "\033[33m", "\033[36m" },
+					    "\033[0m",
+					    "\033[2m" };
 	static const struct style plain = { { "", "", "", "" }, "", "" };
 	const struct style *st = s->color && s->terminal ? &color : &plain;
 	struct text_pass t = { o, s->verbose, st };

@@ -57,7 +57,8 @@ void report_formats_add_help(struct sbuf *b, const char *lead)
 
 	sbuf_add(b, lead);
 	for (const struct report_format *const *f = formats; *f; f++) {
-		char *item = text_fmt("%s (%s)%s", (*f)->name, (*f)->gist, separator_after(f, ",", " or"));
+		char *item = text_fmt("%s (%s)%s", (*f)->name, (*f)->gist,
+				      separator_after(f, ",", " or"));
 		size_t len = strlen(item);
 		if (column > indent && column + 1 + len > HELP_WIDTH) {
 			sbuf_addf(b, "\n%*s", (int)indent, "");

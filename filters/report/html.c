@@ -21,7 +21,8 @@
 static const char style_base[] =
 	"body{font-family:sans-serif;margin:1.5em;line-height:1.4}\n"
 	"table{border-collapse:collapse;margin:.5em 0}\n"
-	"th,td{border:1px solid gray;padding:.2em .5em;text-align:left;vertical-align:bottom;white-space:nowrap}\n"
+	"th,td{border:1px solid gray;padding:.2em .5em;"
+	"text-align:left;vertical-align:bottom;white-space:nowrap}\n"
 	"thead th.a span{writing-mode:vertical-rl;transform:rotate(180deg)}\n"
 	"td.fail,td.verdict{font-weight:bold}\n"
 	"a{color:inherit}\n"
@@ -63,8 +64,9 @@ static void html_head(struct sbuf *b, const struct cases *cs, int color)
 	sbuf_add(b, style_base);
 	if (color)
 		sbuf_add(b, style_color);
-	sbuf_add(b, "</style>\n</head>\n<body>\n<h1>PowerContext end-to-end Memory evaluation</h1>\n"
-		    "<p class=\"counts\">");
+	sbuf_add(b,
+		 "</style>\n</head>\n<body>\n<h1>PowerContext end-to-end Memory evaluation</h1>\n"
+		 "<p class=\"counts\">");
 	report_add_counts(b, cs);
 	sbuf_add(b, ".</p>\n");
 }
@@ -106,7 +108,6 @@ static void matrix_head(struct sbuf *b, jv names /* borrowed */)
 {
 	sbuf_add(b, "<table class=\"matrix\">\n<thead><tr><th>Workload</th><th>Verdict</th>");
 	jv_array_foreach(names, i, n) {
-		(void)i;
 		sbuf_add(b, "<th class=\"a\" scope=\"col\"><span>");
 		add_text(b, jv_string_value(n));
 		sbuf_add(b, "</span></th>");
@@ -164,7 +165,6 @@ static void section_reasons(struct sbuf *b, const struct report_case *c, const s
 		sbuf_add(b, "<ul class=\"reasons\">\n");
 	jv_array_foreach(failing, i, a) {
 		const char *name = json_str(a, "name"), *reason = json_str(a, "reason");
-		(void)i;
 		sbuf_addf(b, "<li id=\"c%d-a%d\">✗ <code>", h->index, name_column(h->names, name));
 		add_text(b, name);
 		sbuf_add(b, "</code>: ");
@@ -234,7 +234,6 @@ static struct plot plot_frame(jv trend /* borrowed */, const char *score)
 
 	jv_array_foreach(trend, i, run) {
 		double x = run_score(run, score);
-		(void)i;
 		if (!isnan(x)) {
 			p.lo = fmin(p.lo, x);
 			p.hi = fmax(p.hi, x);
@@ -269,9 +268,10 @@ static void svg_gridline(struct sbuf *b, const struct plot *p, double v)
 {
 	double y = plot_y(p, v);
 
-	sbuf_addf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", PLOT_LEFT, y,
-		  PLOT_W - PLOT_RIGHT, y);
-	sbuf_addf(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", PLOT_LEFT - 8, y + 4, v);
+	sbuf_addf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>",
+		  PLOT_LEFT, y, PLOT_W - PLOT_RIGHT, y);
+	sbuf_addf(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", PLOT_LEFT - 8,
+		  y + 4, v);
 }
 
 /* The axes, the y range's ends (0 and 1 for a score in [0, 1]) and the
@@ -281,17 +281,18 @@ static void svg_axes(struct sbuf *b, const struct plot *p)
 {
 	int bottom = PLOT_H - PLOT_BOTTOM + 6;
 
-	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", PLOT_LEFT - 4,
-		  bottom, PLOT_W - PLOT_RIGHT, bottom);
-	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", PLOT_LEFT - 4,
-		  PLOT_TOP - 6, PLOT_LEFT - 4, bottom);
+	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+		  PLOT_LEFT - 4, bottom, PLOT_W - PLOT_RIGHT, bottom);
+	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
+		  PLOT_LEFT - 4, PLOT_TOP - 6, PLOT_LEFT - 4, bottom);
 	svg_gridline(b, p, p->lo);
 	svg_gridline(b, p, p->hi);
 	for (int i = 0; i < p->runs; i++)
 		if (p->runs <= 12 || i == 0 || i == p->runs - 1)
 			sbuf_addf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
 				  plot_x(p, i), bottom + 14, i + 1);
-	sbuf_addf(b, "\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">run, oldest → newest</text>\n",
+	sbuf_addf(b,
+		  "\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">run, oldest → newest</text>\n",
 		  (PLOT_W + PLOT_LEFT - PLOT_RIGHT) / 2, PLOT_H - 2);
 }
 
@@ -306,12 +307,14 @@ static void svg_shape(struct sbuf *b, const char *verdict, double x, double y)
 	else if (!strcmp(verdict, "inconclusive"))
 		sbuf_addf(b, "<path d=\"M%.1f %.1fl5 9h-10z\"/>", x, y - 5);
 	else
-		sbuf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\"/>", x - 4, y - 4);
+		sbuf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\"/>", x - 4,
+			  y - 4);
 }
 
 /* The line through the runs that have the score, then a point for each,
  * named (its title) by run id, verdict and value. */
-static void svg_points(struct sbuf *b, const struct plot *p, jv trend /* borrowed */, const char *score)
+static void svg_points(struct sbuf *b, const struct plot *p, jv trend /* borrowed */,
+		       const char *score)
 {
 	sbuf_add(b, "<polyline class=\"line\" points=\"");
 	jv_array_foreach(trend, i, run) {
@@ -342,9 +345,11 @@ static void svg_plot(struct sbuf *b, jv trend /* borrowed */, const char *score)
 
 	sbuf_add(b, "<figure><figcaption><code>");
 	add_text(b, score);
-	sbuf_addf(b, "</code></figcaption>\n<svg class=\"plot\" width=\"%d\" height=\"%d\" role=\"img\" "
-		     "aria-label=\"",
-		  PLOT_W, PLOT_H);
+	sbuf_addf(
+		b,
+		"</code></figcaption>\n<svg class=\"plot\" width=\"%d\" height=\"%d\" role=\"img\" "
+		"aria-label=\"",
+		PLOT_W, PLOT_H);
 	add_text(b, score);
 	sbuf_addf(b, " over %d runs\">\n", p.runs);
 	sbuf_addf(b, "<text class=\"mark\" x=\"%d\" y=\"12\" text-anchor=\"end\">%s</text>\n",
@@ -362,9 +367,9 @@ static jv trend_scores(jv trend /* borrowed */)
 
 	jv_array_foreach(trend, i, run) {
 		jv scores = json_get(run, "scores");
-		(void)i;
 		jv_object_foreach(scores, name, v) {
-			if (jv_get_kind(v) == JV_KIND_NUMBER && name_column(names, jv_string_value(name)) < 0)
+			if (jv_get_kind(v) == JV_KIND_NUMBER &&
+			    name_column(names, jv_string_value(name)) < 0)
 				names = jv_array_append(names, jv_copy(name));
 			jv_free(name);
 			jv_free(v);
@@ -381,7 +386,6 @@ static void trend_runs(struct sbuf *b, jv trend /* borrowed */)
 	sbuf_add(b, "<ol class=\"runs\">\n");
 	jv_array_foreach(trend, i, run) {
 		const char *at = json_str(run, "finished_at"), *verdict = json_str(run, "verdict");
-		(void)i;
 		sbuf_add(b, "<li><code>");
 		add_text(b, json_str(run, "run_id"));
 		sbuf_add(b, "</code>: ");
@@ -401,17 +405,17 @@ static void trend_runs(struct sbuf *b, jv trend /* borrowed */)
 static void section_plots(struct sbuf *b, const struct report_case *c)
 {
 	if (jv_get_kind(c->trend) != JV_KIND_ARRAY) {
-		sbuf_add(b, "<p class=\"noplot\">Plots of the scores over the comparable runs need a "
-			    "ledger: <code>pc-report --ledger URL --format html</code>.</p>\n");
+		sbuf_add(b,
+			 "<p class=\"noplot\">Plots of the scores over the comparable runs need a "
+			 "ledger: <code>pc-report --ledger URL --format html</code>.</p>\n");
 		return;
 	}
 	jv names = trend_scores(c->trend);
 
 	sbuf_addf(b, "<p class=\"trend\">Trend over %d run%s: <strong>%s</strong>.</p>\n",
-		  jv_array_length(jv_copy(c->trend)), jv_array_length(jv_copy(c->trend)) == 1 ? "" : "s",
-		  trend_change(c->trend));
+		  jv_array_length(jv_copy(c->trend)),
+		  jv_array_length(jv_copy(c->trend)) == 1 ? "" : "s", trend_change(c->trend));
 	jv_array_foreach(names, i, name) {
-		(void)i;
 		svg_plot(b, c->trend, jv_string_value(name));
 		jv_free(name);
 	}
@@ -455,9 +459,10 @@ static void render_html(struct report_out *o, struct cases *cs, const struct rep
 	report_each_case(cs, matrix_row, &h);
 	sbuf_add(&o->b, "</tbody>\n</table>\n");
 	if (h.trends)
-		sbuf_add(&o->b, "<p class=\"legend\">In the plots, a run accepted is ●, failed ✗, "
-				"inconclusive △, skipped □; runs are numbered oldest first, as listed "
-				"under the plots.</p>\n");
+		sbuf_add(&o->b,
+			 "<p class=\"legend\">In the plots, a run accepted is ●, failed ✗, "
+			 "inconclusive △, skipped □; runs are numbered oldest first, as listed "
+			 "under the plots.</p>\n");
 	h.index = 0;
 	report_each_case(cs, workload_section, &h);
 	sbuf_add(&o->b, "</body>\n</html>\n");

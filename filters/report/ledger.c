@@ -46,41 +46,51 @@ static void compose(struct ledger *l)
 	char *keep_name = text_fmt(be->keep_existing, "name", "name");
 	char *keep_key = text_fmt(be->keep_existing, "key_digest", "key_digest");
 
-	l->sql[SQL_META] = text_fmt("CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, "
-				    "value VARCHAR(255) NOT NULL)%s",
-				    be->table_options);
-	l->sql[SQL_KEYS] = text_fmt("CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, "
-				    "fields %s NOT NULL)%s",
-				    be->long_text, be->table_options);
+	l->sql[SQL_META] = text_fmt(
+		"CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, "
+		"value VARCHAR(255) NOT NULL)%s",
+		be->table_options);
+	l->sql[SQL_KEYS] = text_fmt(
+		"CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, "
+		"fields %s NOT NULL)%s",
+		be->long_text, be->table_options);
 	l->sql[SQL_CASES] = text_fmt(
 		"CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, "
 		"experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, "
-		"key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) NOT NULL, "
+		"key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) "
+		"NOT NULL, "
 		"powercontext_commit VARCHAR(255), "
 		"verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), "
 		"UNIQUE (workload_id, key_digest, finished_at, id))%s",
 		be->id_column, be->table_options);
 	l->sql[SQL_VALUES] = text_fmt(
 		"CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, "
-		"experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT NULL, "
-		"name VARCHAR(255) NOT NULL, value_json %s NOT NULL, value_number DOUBLE, reason %s, "
+		"experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT "
+		"NULL, "
+		"name VARCHAR(255) NOT NULL, value_json %s NOT NULL, value_number DOUBLE, reason "
+		"%s, "
 		"PRIMARY KEY (run_id, experiment, kind, seq))%s",
 		be->long_text, be->long_text, be->table_options);
-	l->sql[SQL_VERSION_PUT] =
-		text_fmt("INSERT INTO pc_e2e_meta (name, value) VALUES ('schema_version', ?)%s", keep_name);
-	l->sql[SQL_KEY_PUT] = text_fmt("INSERT INTO pc_e2e_keys (key_digest, fields) VALUES (?, ?)%s", keep_key);
+	l->sql[SQL_VERSION_PUT] = text_fmt(
+		"INSERT INTO pc_e2e_meta (name, value) VALUES ('schema_version', ?)%s", keep_name);
+	l->sql[SQL_KEY_PUT] =
+		text_fmt("INSERT INTO pc_e2e_keys (key_digest, fields) VALUES (?, ?)%s", keep_key);
 	free(keep_name);
 	free(keep_key);
 }
 
 static const char sql_version_get[] = "SELECT value FROM pc_e2e_meta WHERE name = 'schema_version'";
-static const char sql_values_delete[] = "DELETE FROM pc_e2e_values WHERE run_id = ? AND experiment = ?";
-static const char sql_case_delete[] = "DELETE FROM pc_e2e_cases WHERE run_id = ? AND experiment = ?";
+static const char sql_values_delete[] =
+	"DELETE FROM pc_e2e_values WHERE run_id = ? AND experiment = ?";
+static const char sql_case_delete[] =
+	"DELETE FROM pc_e2e_cases WHERE run_id = ? AND experiment = ?";
 static const char sql_case_put[] =
-	"INSERT INTO pc_e2e_cases (run_id, experiment, workload_id, key_digest, finished_at, recorded_at, "
+	"INSERT INTO pc_e2e_cases (run_id, experiment, workload_id, key_digest, finished_at, "
+	"recorded_at, "
 	"powercontext_commit, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 static const char sql_value_put[] =
-	"INSERT INTO pc_e2e_values (run_id, experiment, kind, seq, name, value_json, value_number, reason) "
+	"INSERT INTO pc_e2e_values (run_id, experiment, kind, seq, name, value_json, value_number, "
+	"reason) "
 	"VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 /* The runs of a case's workload, key and experiment up to the case's own
  * run (an experiment is a series: `make rescore`'s offline evaluations of
@@ -91,11 +101,13 @@ static const char sql_value_put[] =
 static const char sql_trend[] =
 	"SELECT c.id, c.run_id, c.finished_at, c.verdict, v.name, v.value_number FROM "
 	"(SELECT h.id, h.run_id, h.experiment, h.finished_at, h.verdict FROM pc_e2e_cases h "
-	"JOIN pc_e2e_cases cur ON h.workload_id = cur.workload_id AND h.key_digest = cur.key_digest "
+	"JOIN pc_e2e_cases cur ON h.workload_id = cur.workload_id AND h.key_digest = "
+	"cur.key_digest "
 	"AND h.experiment = cur.experiment "
 	"WHERE cur.run_id = ? AND cur.experiment = ? AND (h.finished_at < cur.finished_at "
 	"OR (h.finished_at IS NULL AND cur.finished_at IS NOT NULL) "
-	"OR ((h.finished_at = cur.finished_at OR (h.finished_at IS NULL AND cur.finished_at IS NULL)) "
+	"OR ((h.finished_at = cur.finished_at OR (h.finished_at IS NULL AND cur.finished_at IS "
+	"NULL)) "
 	"AND h.id <= cur.id)) "
 	"ORDER BY h.finished_at DESC, h.id DESC LIMIT ?) c "
 	"LEFT JOIN pc_e2e_values v ON v.run_id = c.run_id AND v.experiment = c.experiment "
@@ -126,9 +138,13 @@ static int schema(struct ledger *l, struct pc_err *e)
 		long n = strtol(s, &end, 10);
 		int ours = *s && !*end && n == LEDGER_SCHEMA_VERSION;
 		if (!ours)
-			pc_fail(e, "its schema version is %s; this pc-e2e (%s) writes version %d%s; nothing was written",
+			pc_fail(e,
+				"its schema version is %s; this pc-e2e (%s) writes version %d%s; "
+				"nothing was written",
 				s, PC_VERSION, LEDGER_SCHEMA_VERSION,
-				*s && !*end && n > LEDGER_SCHEMA_VERSION ? ": it was written by a newer pc-e2e" : "");
+				*s && !*end && n > LEDGER_SCHEMA_VERSION
+					? ": it was written by a newer pc-e2e"
+					: "");
 		jv_free(v);
 		return ours ? 0 : -1;
 	}
@@ -137,7 +153,8 @@ static int schema(struct ledger *l, struct pc_err *e)
 	    be->exec(l->db, l->sql[SQL_CASES], jv_array(), e) != 0 ||
 	    be->exec(l->db, l->sql[SQL_VALUES], jv_array(), e) != 0)
 		return -1;
-	return be->exec(l->db, l->sql[SQL_VERSION_PUT], JV_ARRAY(jv_string_fmt("%d", LEDGER_SCHEMA_VERSION)), e);
+	return be->exec(l->db, l->sql[SQL_VERSION_PUT],
+			JV_ARRAY(jv_string_fmt("%d", LEDGER_SCHEMA_VERSION)), e);
 }
 
 struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
@@ -182,10 +199,11 @@ static jv key_fields(const struct report_case *c)
 
 	if (jv_get_kind(comparability) != JV_KIND_OBJECT) {
 		jv_free(comparability);
-		comparability = JV_OBJECT(jv_string("without_comparability"), jv_true(),
-					  jv_string("database"), json_get(attrs, "database"),
-					  jv_string("dataset"), json_get(attrs, "dataset"),
-					  jv_string("execution_adapter"), json_get(attrs, "execution_adapter"));
+		comparability = JV_OBJECT(
+			jv_string("without_comparability"), jv_true(),
+			jv_string("database"), json_get(attrs, "database"),
+			jv_string("dataset"), json_get(attrs, "dataset"),
+			jv_string("execution_adapter"), json_get(attrs, "execution_adapter"));
 	}
 	jv_free(attrs);
 	return jv_dump_string(comparability, JV_PRINT_SORTED);
@@ -199,7 +217,8 @@ struct key {
 static void key_of(const struct report_case *c, struct key *k)
 {
 	k->fields = key_fields(c);
-	sha256_hex(jv_string_value(k->fields), (size_t)jv_string_length_bytes(jv_copy(k->fields)), k->digest);
+	sha256_hex(jv_string_value(k->fields), (size_t)jv_string_length_bytes(jv_copy(k->fields)),
+		   k->digest);
 }
 
 struct record_pass {
@@ -221,7 +240,9 @@ static int fits(jv s, int max, const char *field, struct pc_err *e)
 {
 	int n = jv_get_kind(s) == JV_KIND_STRING ? jv_string_length_bytes(jv_copy(s)) : 0;
 
-	return n <= max ? 0 : pc_fail(e, "%s is %d bytes long, over the %d the ledger keeps", field, n, max);
+	return n <= max ? 0
+			: pc_fail(e, "%s is %d bytes long, over the %d the ledger keeps", field, n,
+				  max);
 }
 
 /* A value as SQL can compare it: numbers, and booleans as 1 and 0. */
@@ -235,7 +256,8 @@ static jv number_of(jv v)
 	}
 }
 
-static int record_values(struct record_pass *r, const struct report_case *c, jv run_id, const char *kind)
+static int record_values(struct record_pass *r, const struct report_case *c, jv run_id,
+			 const char *kind)
 {
 	jv section = report_section(c, kind);
 	int seq = 0, rc = 0;
@@ -243,7 +265,8 @@ static int record_values(struct record_pass *r, const struct report_case *c, jv 
 	jv_object_foreach(section, name, entry) {
 		/* metrics are bare numbers; the others {value, reason} */
 		int bare = jv_get_kind(entry) != JV_KIND_OBJECT;
-		jv value = bare ? jv_copy(entry) : jv_object_get(jv_copy(entry), jv_string("value"));
+		jv value =
+			bare ? jv_copy(entry) : jv_object_get(jv_copy(entry), jv_string("value"));
 		jv reason = bare ? jv_null() : jv_object_get(jv_copy(entry), jv_string("reason"));
 		if (!jv_is_valid(reason))
 			reason = jv_null();
@@ -251,8 +274,9 @@ static int record_values(struct record_pass *r, const struct report_case *c, jv 
 			rc = fits(name, KEY_MAX, "the name of one of its values", r->e);
 		if (rc == 0)
 			rc = r->l->be->exec(r->l->db, sql_value_put,
-					    JV_ARRAY(jv_copy(run_id), jv_string(c->experiment), jv_string(kind),
-						     jv_number(seq++), name, jv_dump_string(jv_copy(value), 0),
+					    JV_ARRAY(jv_copy(run_id), jv_string(c->experiment),
+						     jv_string(kind), jv_number(seq++), name,
+						     jv_dump_string(jv_copy(value), 0),
 						     number_of(value), reason),
 					    r->e);
 		else
@@ -280,8 +304,10 @@ static void record_case(void *ctx, const struct report_case *c)
 	if (jv_get_kind(commit) != JV_KIND_STRING)
 		commit = (jv_free(commit), jv_null());
 	if (jv_get_kind(run_id) != JV_KIND_STRING) {
-		r->rc = pc_fail(r->e, "case %s of %s has no attributes.run_id, which the ledger keys a run by",
-				report_case_name(c), c->experiment);
+		r->rc = pc_fail(
+			r->e,
+			"case %s of %s has no attributes.run_id, which the ledger keys a run by",
+			report_case_name(c), c->experiment);
 		jv_free(run_id);
 		jv_free(finished);
 		jv_free(commit);
@@ -304,7 +330,8 @@ static void record_case(void *ctx, const struct report_case *c)
 	key_of(c, &k);
 	jv pair = JV_ARRAY(jv_copy(run_id), jv_string(c->experiment));
 	if (r->rc == 0)
-		r->rc = be->exec(r->l->db, r->l->sql[SQL_KEY_PUT], JV_ARRAY(jv_string(k.digest), k.fields), r->e);
+		r->rc = be->exec(r->l->db, r->l->sql[SQL_KEY_PUT],
+				 JV_ARRAY(jv_string(k.digest), k.fields), r->e);
 	else
 		jv_free(k.fields);
 	if (r->rc == 0)
@@ -313,8 +340,9 @@ static void record_case(void *ctx, const struct report_case *c)
 		r->rc = be->exec(r->l->db, sql_case_delete, jv_copy(pair), r->e);
 	if (r->rc == 0)
 		r->rc = be->exec(r->l->db, sql_case_put,
-				 JV_ARRAY(jv_copy(run_id), jv_string(c->experiment), jv_string(report_case_name(c)),
-					  jv_string(k.digest), finished, jv_string(r->now), commit,
+				 JV_ARRAY(jv_copy(run_id), jv_string(c->experiment),
+					  jv_string(report_case_name(c)), jv_string(k.digest),
+					  finished, jv_string(r->now), commit,
 					  jv_string(verdict_name(c->verdict))),
 				 r->e);
 	else
@@ -357,7 +385,8 @@ int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
 static jv known_verdict(jv v)
 {
 	for (int i = 0; i < VERDICTS; i++)
-		if (jv_get_kind(v) == JV_KIND_STRING && !strcmp(jv_string_value(v), verdict_name((enum verdict)i)))
+		if (jv_get_kind(v) == JV_KIND_STRING &&
+		    !strcmp(jv_string_value(v), verdict_name((enum verdict)i)))
 			return v;
 	jv_free(v);
 	return jv_string("unknown");
@@ -366,8 +395,9 @@ static jv known_verdict(jv v)
 jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e)
 {
 	jv attrs = report_section(c, "attributes");
-	jv rows = l->be->query(l->db, sql_trend,
-			       JV_ARRAY(json_get(attrs, "run_id"), jv_string(c->experiment), jv_number(runs)), e);
+	jv rows = l->be->query(
+		l->db, sql_trend,
+		JV_ARRAY(json_get(attrs, "run_id"), jv_string(c->experiment), jv_number(runs)), e);
 	jv trend = jv_array(), run = jv_invalid();
 	double id = -1;
 
@@ -379,19 +409,20 @@ jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct 
 	}
 	/* one row per (run, score): a run's rows are adjacent */
 	jv_array_foreach(rows, i, row) {
-		(void)i;
 		if (jv_number_value(jv_array_get(jv_copy(row), 0)) != id) {
 			if (jv_is_valid(run))
 				trend = jv_array_append(trend, run);
 			id = jv_number_value(jv_array_get(jv_copy(row), 0));
-			run = JV_OBJECT(jv_string("run_id"), jv_array_get(jv_copy(row), 1),
-					jv_string("finished_at"), jv_array_get(jv_copy(row), 2),
-					jv_string("verdict"), known_verdict(jv_array_get(jv_copy(row), 3)),
-					jv_string("scores"), jv_object());
+			run = JV_OBJECT(
+				jv_string("run_id"), jv_array_get(jv_copy(row), 1),
+				jv_string("finished_at"), jv_array_get(jv_copy(row), 2),
+				jv_string("verdict"), known_verdict(jv_array_get(jv_copy(row), 3)),
+				jv_string("scores"), jv_object());
 		}
 		jv name = jv_array_get(jv_copy(row), 4);
 		if (jv_get_kind(name) == JV_KIND_STRING)
-			run = jv_setpath(run, JV_ARRAY(jv_string("scores"), name), jv_array_get(jv_copy(row), 5));
+			run = jv_setpath(run, JV_ARRAY(jv_string("scores"), name),
+					 jv_array_get(jv_copy(row), 5));
 		else
 			jv_free(name);
 		jv_free(row);

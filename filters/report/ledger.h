@@ -37,7 +37,8 @@ struct ledger_url {
 /* Parse url; a password from env_password (may be NULL) is used when the
  * URL has none.  -1 with a message naming --ledger when the URL is not one
  * of the two forms. */
-int ledger_url_parse(const char *url, const char *env_password, struct ledger_url *u, struct pc_err *e);
+int ledger_url_parse(const char *url, const char *env_password, struct ledger_url *u,
+		     struct pc_err *e);
 void ledger_url_free(struct ledger_url *u);
 
 struct ledger;

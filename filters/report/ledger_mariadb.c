@@ -61,8 +61,8 @@ static struct ledger_db *my_open(const struct ledger_url *u, struct pc_err *e)
 	mysql_optionsv(d->m, MYSQL_OPT_READ_TIMEOUT, &io);
 	mysql_optionsv(d->m, MYSQL_OPT_WRITE_TIMEOUT, &io);
 	mysql_optionsv(d->m, MYSQL_SET_CHARSET_NAME, "utf8mb4");
-	if (!mysql_real_connect(d->m, u->host, u->user, u->password ? u->password : "", u->database, u->port,
-				NULL, 0)) {
+	if (!mysql_real_connect(d->m, u->host, u->user, u->password ? u->password : "", u->database,
+				u->port, NULL, 0)) {
 		fail(d, e, "cannot connect");
 		mysql_close(d->m);
 		free(d);
@@ -230,17 +230,20 @@ static jv rows_of(MYSQL_STMT *s, struct pc_err *e)
 	jv rows = jv_array(), row;
 
 	if (!meta || !b || !reals || !lengths || !nulls)
-		rc = meta ? pc_fail(e, "out of memory") : fail_stmt(s, e, "a query returned no columns");
+		rc = meta ? pc_fail(e, "out of memory")
+			  : fail_stmt(s, e, "a query returned no columns");
 	for (int i = 0; rc == 0 && i < n; i++) {
-		b[i].buffer_type = numeric(mysql_fetch_field_direct(meta, (unsigned)i)->type) ? MYSQL_TYPE_DOUBLE
-											      : MYSQL_TYPE_STRING;
+		b[i].buffer_type = numeric(mysql_fetch_field_direct(meta, (unsigned)i)->type)
+					   ? MYSQL_TYPE_DOUBLE
+					   : MYSQL_TYPE_STRING;
 		b[i].buffer = b[i].buffer_type == MYSQL_TYPE_DOUBLE ? &reals[i] : NULL;
 		b[i].length = &lengths[i];
 		b[i].is_null = &nulls[i];
 	}
 	if (rc == 0 && mysql_stmt_bind_result(s, b) != 0)
 		rc = fail_stmt(s, e, "cannot bind the result");
-	while (rc == 0 && ((fetched = mysql_stmt_fetch(s)) == 0 || fetched == MYSQL_DATA_TRUNCATED)) {
+	while (rc == 0 &&
+	       ((fetched = mysql_stmt_fetch(s)) == 0 || fetched == MYSQL_DATA_TRUNCATED)) {
 		if ((rc = fetch_row(s, b, n, &row, e)) == 0)
 			rows = jv_array_append(rows, row);
 	}
@@ -270,7 +273,9 @@ static jv my_query(struct ledger_db *d, const char *sql, jv params, struct pc_er
 
 static int my_begin(struct ledger_db *d, struct pc_err *e)
 {
-	return mysql_query(d->m, "START TRANSACTION") == 0 ? 0 : fail(d, e, "cannot begin a transaction");
+	return mysql_query(d->m, "START TRANSACTION") == 0
+		       ? 0
+		       : fail(d, e, "cannot begin a transaction");
 }
 
 static int my_commit(struct ledger_db *d, struct pc_err *e)

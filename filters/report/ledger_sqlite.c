@@ -39,7 +39,8 @@ static struct ledger_db *sq_open(const struct ledger_url *u, struct pc_err *e)
 		return NULL;
 	}
 	/* no URI filenames: the path is a path */
-	if (sqlite3_open_v2(u->path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(u->path, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
 		if (d->db)
 			fail(d, e, "cannot open it");
 		else
@@ -76,7 +77,9 @@ static sqlite3_stmt *prepare(struct ledger_db *d, const char *sql, jv params, st
 	jv_array_foreach(params, i, p) {
 		int rc;
 		switch (jv_get_kind(p)) {
-		case JV_KIND_STRING: rc = sqlite3_bind_text(s, i + 1, jv_string_value(p), -1, SQLITE_TRANSIENT); break;
+		case JV_KIND_STRING:
+			rc = sqlite3_bind_text(s, i + 1, jv_string_value(p), -1, SQLITE_TRANSIENT);
+			break;
 		case JV_KIND_NUMBER: rc = sqlite3_bind_double(s, i + 1, jv_number_value(p)); break;
 		default: rc = sqlite3_bind_null(s, i + 1);
 		}

@@ -6,7 +6,8 @@
 #include "ledger.h"
 #include "text.h"
 
-static const char url_forms[] = "expected sqlite:PATH or mysql://user[:password]@host[:port]/database";
+static const char url_forms[] =
+	"expected sqlite:PATH or mysql://user[:password]@host[:port]/database";
 
 /* url as a message may print it.  A password may hold a raw '/', ':',
  * '?', '#' or '@', so the user part ends at the last '@' (as parse_mysql
@@ -46,8 +47,8 @@ static char *decoded(const char *s, size_t n)
 			*o++ = s[i];
 			continue;
 		}
-		if (i + 2 >= n || !isxdigit((unsigned char)s[i + 1]) || !isxdigit((unsigned char)s[i + 2]) ||
-		    (s[i + 1] == '0' && s[i + 2] == '0')) {
+		if (i + 2 >= n || !isxdigit((unsigned char)s[i + 1]) ||
+		    !isxdigit((unsigned char)s[i + 2]) || (s[i + 1] == '0' && s[i + 2] == '0')) {
 			free(out);
 			return NULL;
 		}
@@ -82,7 +83,8 @@ static int parse_port(const char *s, size_t n, unsigned *port)
 
 /* The user part ends at the URL's last '@' and the database starts at the
  * first '/' after it: a password may hold any character raw but NUL. */
-static int parse_mysql(const char *url, const char *env_password, struct ledger_url *u, struct pc_err *e)
+static int parse_mysql(const char *url, const char *env_password, struct ledger_url *u,
+		       struct pc_err *e)
 {
 	const char *auth = url + strlen("mysql://"), *at = strrchr(auth, '@');
 	const char *host = at ? at + 1 : auth, *slash = strchr(host, '/'), *colon, *port;
@@ -90,7 +92,10 @@ static int parse_mysql(const char *url, const char *env_password, struct ledger_
 	if (!slash || !slash[1])
 		return bad_url(u, e, "no database after the host");
 	if (strpbrk(slash + 1, "/?#"))
-		return bad_url(u, e, "the database name holds '/', '?' or '#' (no options are read from the URL)");
+		return bad_url(
+			u, e,
+			"the database name holds '/', '?' or '#' (no options are read from the "
+			"URL)");
 	if (!at || at == auth)
 		return bad_url(u, e, "no user before the host");
 	colon = memchr(auth, ':', (size_t)(at - auth));
@@ -112,7 +117,8 @@ static int parse_mysql(const char *url, const char *env_password, struct ledger_
 	return 0;
 }
 
-int ledger_url_parse(const char *url, const char *env_password, struct ledger_url *u, struct pc_err *e)
+int ledger_url_parse(const char *url, const char *env_password, struct ledger_url *u,
+		     struct pc_err *e)
 {
 	memset(u, 0, sizeof *u);
 	u->shown = masked(url);

@@ -38,9 +38,10 @@ static char *usage_text(void)
 
 	sbuf_add(&b, "usage: pc-report [--format ");
 	report_formats_add_names(&b, "|", "|");
-	sbuf_add(&b, "] [--output DIR] [-v|--verbose]\n"
-		     "                 [--ledger URL [--trend] [--trend-runs N]]\n"
-		     "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n");
+	sbuf_add(&b,
+		 "] [--output DIR] [-v|--verbose]\n"
+		 "                 [--ledger URL [--trend] [--trend-runs N]]\n"
+		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n");
 	report_formats_add_help(&b, "  --format F    ");
 	sbuf_add(&b, "  --output DIR  also write DIR/<workload id>/report.md per workload\n"
 		     "  -v, --verbose text: show every assertion, score, label and metric\n"
@@ -110,8 +111,10 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		case 't': o->trend = 1; break;
 		case 'n':
 			if (parse_runs(optarg, &o->trend_runs) != 0)
-				return stage_usage_error("pc-report", usage,
-							 "--trend-runs must be a whole number from 1 to 1000"),
+				return stage_usage_error(
+					       "pc-report", usage,
+					       "--trend-runs must be a whole number from 1 to "
+					       "1000"),
 				       STAGE_USAGE;
 			o->trend = 1;
 			break;
@@ -126,7 +129,9 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		return unknown_format(usage);
 	o->trend = o->trend || (o->ledger && o->format->needs_trends);
 	if (o->trend && !o->ledger)
-		return stage_usage_error("pc-report", usage, "--trend and --trend-runs need --ledger"), STAGE_USAGE;
+		return stage_usage_error("pc-report", usage,
+					 "--trend and --trend-runs need --ledger"),
+		       STAGE_USAGE;
 	if (o->ledger) {
 		struct pc_err e;
 		if (ledger_url_parse(o->ledger, getenv(LEDGER_PASSWORD_ENV), &o->url, &e) != 0)
@@ -162,17 +167,17 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 	jv_array_foreach(list, i, kase) {
 		int code;
 		char why[128];
-		(void)i;
 		enum verdict v = verdict_judge(kase, &code);
 		cs->n++;
 		cs->count[v]++;
 		cs->status = stage_worst(cs->status, code);
 		jv name = jv_object_get(jv_copy(kase), jv_string("name"));
 		if (check_names && !cs->bad_name && shape_check_id(name, why, sizeof why) != 0)
-			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)", jv_string_value(name), why);
+			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)",
+						jv_string_value(name), why);
 		/* the verdict judged here, and the name as given, travel with it */
-		report_spool(cs->spool, redact_jv(red, jv_string(experiment)), redact_jv(red, kase), name, v,
-			     jv_null());
+		report_spool(cs->spool, redact_jv(red, jv_string(experiment)), redact_jv(red, kase),
+			     name, v, jv_null());
 	}
 	jv_free(list);
 }
@@ -192,7 +197,8 @@ static int read_cases(struct cases *cs, const struct redactor *red, int check_na
 	}
 	stage_input_close(&in);
 	if (fflush(cs->spool) != 0 || ferror(cs->spool))
-		return stage_die("pc-report", red, EXIT_INVALID, "cannot write the spool file (is TMPDIR full?)");
+		return stage_die("pc-report", red, EXIT_INVALID,
+				 "cannot write the spool file (is TMPDIR full?)");
 	if (in.status == EXIT_OK && cs->n == 0)
 		return stage_die("pc-report", red, EXIT_INVALID, "no evaluations on stdin");
 	return in.status;
@@ -239,8 +245,8 @@ static void trend_case(void *ctx, const struct report_case *c)
 		jv_free(trend);
 		return;
 	}
-	report_spool(t->spool, jv_string(c->experiment), jv_copy(c->kase), c->dir ? jv_string(c->dir) : jv_null(),
-		     c->verdict, trend);
+	report_spool(t->spool, jv_string(c->experiment), jv_copy(c->kase),
+		     c->dir ? jv_string(c->dir) : jv_null(), c->verdict, trend);
 }
 
 /* Record the cases; with --trend, spool them again with their trends (the
@@ -255,7 +261,8 @@ static int ledger_pass(const struct options *o, struct cases *cs, struct pc_err 
 	else if (o->trend && (t.spool = open_spool(e))) {
 		report_each_case(cs, trend_case, &t);
 		if (!t.failed && (cs->read_failed || fflush(t.spool) != 0 || ferror(t.spool)))
-			t.failed = pc_fail(e, "cannot write the trends to the spool file (is TMPDIR full?)");
+			t.failed = pc_fail(
+				e, "cannot write the trends to the spool file (is TMPDIR full?)");
 		if (!t.failed) {
 			fclose(cs->spool);
 			cs->spool = t.spool;
@@ -269,8 +276,8 @@ static int ledger_pass(const struct options *o, struct cases *cs, struct pc_err 
 
 /* The report in format f on stdout; -1 with e filled when it is not there
  * whole. */
-static int write_report(const struct report_format *f, struct cases *cs, const struct report_settings *s,
-			struct pc_err *e)
+static int write_report(const struct report_format *f, struct cases *cs,
+			const struct report_settings *s, struct pc_err *e)
 {
 	struct report_out out = { { 0 }, 0 };
 

@@ -39,7 +39,8 @@ struct cases {
 void report_spool(FILE *spool, jv experiment, jv kase, jv dir, enum verdict v, jv trend);
 
 /* One pass over the spooled cases, in input order: fn gets each (borrowed). */
-void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c), void *ctx);
+void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c),
+		      void *ctx);
 
 /* The report as it is written: each piece goes to stdout once rendered. */
 struct report_out {

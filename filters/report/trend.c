@@ -15,7 +15,6 @@ const char *trend_change(jv trend)
 		return "new";
 	jv_array_foreach(trend, i, run) {
 		const char *v = json_str(run, "verdict");
-		(void)i;
 		/* a skip says nothing about the workload, only about its run */
 		if (v && strcmp(v, "skipped")) {
 			if (last && strcmp(last, v)) {
@@ -30,7 +29,8 @@ const char *trend_change(jv trend)
 		return "stable";
 	if (changes >= 2)
 		return "flaky";
-	return !strcmp(before_change, "accepted") && strcmp(last, "accepted") ? "regression" : "recovered";
+	return !strcmp(before_change, "accepted") && strcmp(last, "accepted") ? "regression"
+									      : "recovered";
 }
 
 void trend_add_letters(struct sbuf *b, jv trend)

@@ -135,11 +135,11 @@ static jv serve_terminal(struct acp_client *c, const char *method, jv id, jv par
 	jv sid = json_at(params, "sessionId"), reply;
 
 	if (!jv_is_valid(term)) {
+		jv error = JV_OBJECT(jv_string("type"), jv_string("KeyError"),
+				     jv_string("message"), jv_string("unknown terminal"));
 		acp_record(c, "terminal_output_error",
 			   JV_OBJECT(jv_string("terminal_id"), json_string_or_null(tid),
-				     jv_string("error"),
-				     JV_OBJECT(jv_string("type"), jv_string("KeyError"),
-					       jv_string("message"), jv_string("unknown terminal"))));
+				     jv_string("error"), error));
 		jv_free(sid);
 		jv_free(term);
 		return rpc_error_frame(id, -32602, "Invalid params", "unknown terminalId");
