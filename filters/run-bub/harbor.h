@@ -1,9 +1,10 @@
-/* harbor: the Harbor job and trial layout that the local runner writes and
- * pc-normalize reads (docs/DESIGN.md §5.5, §5.6).
+/* harbor: the documents of Harbor's job and trial layout, as pc-run-bub's
+ * runners make and read them (docs/DESIGN.md §5.5, §5.6).
  *
  * Trial names and ids, the verifier's reward files, the multi-step reward
- * strategy, the ACP runner's acp-summary.json and trajectory.json, and the
- * job and trial result.json documents.
+ * strategy, the ACP runner's summary and trajectory, and the files' writer.
+ * The files' names are lib/harbor_layout.h's, which pc-normalize and
+ * pc-evaluate read the layout by too.
  */
 #ifndef PC_HARBOR_H
 #define PC_HARBOR_H
