@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "harbor_layout.h"
 #include "io.h"
 #include "json.h"
@@ -69,6 +70,26 @@ char *harbor_trial_name(const char *task_name)
 		suffix[i] = alphabet[rnd[i] % (sizeof alphabet - 1)];
 	suffix[7] = '\0';
 	return text_fmt("%s__%s", shortname, suffix);
+}
+
+jv harbor_exception(const char *type, const char *message)
+{
+	char now[CLOCK_UTC_LEN];
+
+	clock_utc_now(now);
+	return JV_OBJECT(jv_string("exception_type"), jv_string(type),
+			 jv_string("exception_message"), jv_string(message),
+			 jv_string("exception_traceback"), jv_null(),
+			 jv_string("occurred_at"), jv_string(now));
+}
+
+jv harbor_timing(const char *started)
+{
+	char now[CLOCK_UTC_LEN];
+
+	clock_utc_now(now);
+	return JV_OBJECT(jv_string("started_at"), jv_string(started),
+			 jv_string("finished_at"), jv_string(now));
 }
 
 static int flat_number_map(jv v)

@@ -20,6 +20,12 @@ void harbor_uuid(char out[37]);
 /* "<short task name>__<7 ShortUUID chars>" */
 char *harbor_trial_name(const char *task_name);
 
+/* Harbor's exception_info object, stamped now. */
+jv harbor_exception(const char *type, const char *message);
+
+/* Harbor's timing object, from started to now. */
+jv harbor_timing(const char *started);
+
 /* Rewards of a verifier dir: reward.json, else reward.txt; -1 with the
  * Harbor exception type in *type (RewardFileNotFoundError, …). */
 int harbor_read_rewards(const char *verifier_dir, jv *rewards,

@@ -140,8 +140,8 @@ static void run_trial(struct run *r, struct runner_result *res, const char *task
 	char finished[CLOCK_UTC_LEN];
 	clock_utc_now(finished);
 	result = jv_object_set(result, jv_string("finished_at"), jv_string(finished));
-	result = jv_object_set(result, jv_string("environment_setup"), local_timing(started));
-	result = jv_object_set(result, jv_string("agent_setup"), local_timing(started));
+	result = jv_object_set(result, jv_string("environment_setup"), harbor_timing(started));
+	result = jv_object_set(result, jv_string("agent_setup"), harbor_timing(started));
 	result = jv_object_set(result, jv_string("agent_execution"), jv_null());
 	result = jv_object_set(result, jv_string("verifier"), jv_null());
 	result = jv_object_set(result, jv_string("step_results"), results);

@@ -16,12 +16,6 @@ struct step_paths {
 	char *dir, *agent, *verifier, *workspace, *tests;
 };
 
-/* Harbor's exception_info object, stamped now. */
-jv local_exception(const char *type, const char *message);
-
-/* Harbor's timing object, from started to now. */
-jv local_timing(const char *started);
-
 /* One step (borrowed; task_toml too) of the trial in res: its step
  * result.  *stop is set when the trial must not go on. */
 jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv task_toml, jv step,

@@ -202,7 +202,7 @@ jv local_agent(struct run *r, struct runner_result *res, const struct step_paths
 	} else
 		etype = "NonZeroAgentExitCodeError";
 	if (etype)
-		*exception = local_exception(etype, e.msg);
+		*exception = harbor_exception(etype, e.msg);
 	const char *sid = json_str(session, "sessionId");
 	jv traj = harbor_trajectory(sid, jv_copy(res->agent_info), instruction, jv_copy(c.updates),
 				    c.permissions_requested);

@@ -68,26 +68,6 @@ static char *read_instruction(const char *path, struct pc_err *e)
 	return out;
 }
 
-jv local_exception(const char *type, const char *message)
-{
-	char now[CLOCK_UTC_LEN];
-
-	clock_utc_now(now);
-	return JV_OBJECT(jv_string("exception_type"), jv_string(type),
-			 jv_string("exception_message"), jv_string(message),
-			 jv_string("exception_traceback"), jv_null(),
-			 jv_string("occurred_at"), jv_string(now));
-}
-
-jv local_timing(const char *started)
-{
-	char now[CLOCK_UTC_LEN];
-
-	clock_utc_now(now);
-	return JV_OBJECT(jv_string("started_at"), jv_string(started),
-			 jv_string("finished_at"), jv_string(now));
-}
-
 /* ---- the verifier ---- */
 
 static int run_cmd(char *const argv[], char *const env[], const char *log, long timeout_ms,
@@ -165,7 +145,7 @@ static jv run_verifier(const struct run *r, const char *task_dir, const char *st
 		sandbox_argv_free(argv);
 	}
 	if (type)
-		*exception = local_exception(proc_stop_signal() ? "CancelledError" : type, e.msg);
+		*exception = harbor_exception(proc_stop_signal() ? "CancelledError" : type, e.msg);
 	return jv_get_kind(rewards) == JV_KIND_NULL ? jv_null()
 						    : JV_OBJECT(jv_string("rewards"), rewards);
 }
@@ -207,18 +187,18 @@ jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv
 	char *instruction = NULL;
 	if (io_mkdirs(sp.agent, &e) != 0 || io_mkdirs(sp.verifier, &e) != 0 ||
 	    io_mkdirs(sp.workspace, &e) != 0 || !(instruction = read_instruction(ipath, &e)))
-		exception = local_exception("RuntimeError", e.msg);
+		exception = harbor_exception("RuntimeError", e.msg);
 	else
 		agent_result = local_agent(r, res, &sp, instruction,
 					   run_agent_timeout(r, task_toml, step), &exception);
-	jv agent_timing = local_timing(started);
+	jv agent_timing = harbor_timing(started);
 	clock_utc_now(vstarted);
 	/* stopped: what ran is recorded, nothing more is started, and a step
 	 * whose verifier never ran did not complete */
 	if (instruction && proc_stop_signal() && jv_get_kind(exception) == JV_KIND_NULL) {
 		char *why = text_fmt("stopped before the verifier: pc-run-bub received %s",
 				     proc_stop_name());
-		exception = local_exception("CancelledError", why);
+		exception = harbor_exception("CancelledError", why);
 		free(why);
 	} else if (instruction && !proc_stop_signal()) {
 		jv verr = jv_null();
@@ -243,5 +223,5 @@ jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv
 			 jv_string("verifier_result"), verifier_result,
 			 jv_string("exception_info"), exception,
 			 jv_string("agent_execution"), agent_timing,
-			 jv_string("verifier"), local_timing(vstarted));
+			 jv_string("verifier"), harbor_timing(vstarted));
 }
