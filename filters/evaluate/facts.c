@@ -5,6 +5,7 @@
 #include "docs.h"
 #include "harbor_layout.h"
 #include "json.h"
+#include "literal.h"
 #include "memory.h"
 
 int facts_status_is(const struct facts *f, const char *status)
@@ -127,7 +128,7 @@ static void read_outcome_case(jv replay, const char *text, size_t text_len, cons
 
 	o->expected_status = json_get(expectations, policy);
 	o->reward = json_at(replay, "harbor.rewards.reward");
-	if (text && json_literal_at(text, text_len, "harbor.rewards.reward", &lit, &lit_len))
+	if (text && literal_at(text, text_len, "harbor.rewards.reward", &lit, &lit_len))
 		o->reward_literal = jv_string_sized(lit, (int)lit_len);
 	jv_free(expectations);
 }

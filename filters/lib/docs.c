@@ -6,12 +6,11 @@
 
 #include "docs_rules.h"
 
+/* The shapes are tables, one field a line: clang-format would re-flow them. */
 /* clang-format off */
 #define END { NULL, NULL, 0, NULL }
-/* clang-format on */
 #define OPT FIELD_OPTIONAL
 
-/* clang-format off */
 /* ---- leaf shapes ---- */
 
 static const struct shape s_any = { .kind = SK_ANY };
@@ -23,22 +22,18 @@ static const struct shape s_bool_null = { .kind = SK_BOOL, .flags = SHAPE_NULLAB
 static const struct shape s_int_null = { .kind = SK_INT, .flags = SHAPE_NULLABLE };
 static const struct shape s_count = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 0 };
 static const struct shape s_num = { .kind = SK_NUMBER };
-static const struct shape s_ratio = {
-	.kind = SK_NUMBER, .flags = SHAPE_MIN | SHAPE_MAX, .min = 0, .max = 1
-};
+static const struct shape s_ratio =
+	{ .kind = SK_NUMBER, .flags = SHAPE_MIN | SHAPE_MAX, .min = 0, .max = 1 };
 static const struct shape s_id = { .kind = SK_STRING, .check = shape_check_id };
 static const struct shape s_hex = { .kind = SK_STRING, .check = shape_check_hex64 };
-static const struct shape s_hex_null = {
-	.kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_hex64
-};
+static const struct shape s_hex_null =
+	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_hex64 };
 static const struct shape s_time = { .kind = SK_STRING, .check = shape_check_datetime };
-static const struct shape s_time_null = {
-	.kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_datetime
-};
+static const struct shape s_time_null =
+	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_datetime };
 static const struct shape s_strings = { .kind = SK_ARRAY, .items = &s_str };
-static const struct shape s_strings_nonempty = {
-	.kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1
-};
+static const struct shape s_strings_nonempty =
+	{ .kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1 };
 static const struct shape s_fragment = { .kind = SK_STRING, .check = rule_not_blank };
 static const struct shape s_fragments = { .kind = SK_ARRAY, .items = &s_fragment };
 static const struct shape s_categories = {
@@ -56,9 +51,8 @@ static const struct field provenance_fields[] = {
 	{ "case_ids", &s_strings_nonempty, 0, NULL },
 	END
 };
-static const struct shape s_provenance = {
-	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = provenance_fields
-};
+static const struct shape s_provenance =
+	{ .kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = provenance_fields };
 
 static const struct field dataset_fields[] = {
 	{ "path", &s_str_null, OPT, NULL },
@@ -68,14 +62,12 @@ static const struct field dataset_fields[] = {
 	{ "checksum", &s_hex, 0, NULL },
 	END
 };
-static const struct shape s_dataset = {
-	.kind = SK_OBJECT, .fields = dataset_fields, .check = rule_dataset
-};
+static const struct shape s_dataset =
+	{ .kind = SK_OBJECT, .fields = dataset_fields, .check = rule_dataset };
 
 static const struct shape s_adapter = { .kind = SK_STRING, .check = rule_bub };
-static const struct shape s_max_steps = {
-	.kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 200
-};
+static const struct shape s_max_steps =
+	{ .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 200 };
 static const struct shape s_max_tokens = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 256 };
 static const struct field execution_fields[] = {
 	{ "type", &s_adapter, OPT, "\"bub\"" },
@@ -86,9 +78,8 @@ static const struct field execution_fields[] = {
 };
 static const struct shape s_execution = { .kind = SK_OBJECT, .fields = execution_fields };
 
-static const struct shape s_query = {
-	.kind = SK_STRING, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 8192
-};
+static const struct shape s_query =
+	{ .kind = SK_STRING, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 8192 };
 static const struct field probe_fields[] = {
 	{ "id", &s_id, 0, NULL },
 	{ "query", &s_query, 0, NULL },
@@ -113,12 +104,10 @@ static const struct field threshold_fields[] = {
 };
 static const struct shape s_thresholds = { .kind = SK_OBJECT, .fields = threshold_fields };
 
-static const struct shape s_checkpoint_every = {
-	.kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 100
-};
-static const struct shape s_event_bytes = {
-	.kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 512, .max = 32768
-};
+static const struct shape s_checkpoint_every =
+	{ .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 100 };
+static const struct shape s_event_bytes =
+	{ .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 512, .max = 32768 };
 static const struct field evaluation_spec_fields[] = {
 	{ "capture_events", &s_bool, OPT, "false" },
 	{ "checkpoint_every_events", &s_checkpoint_every, OPT, "5" },
@@ -129,9 +118,8 @@ static const struct field evaluation_spec_fields[] = {
 	{ "thresholds", &s_thresholds, OPT, "{}" },
 	END
 };
-static const struct shape s_memory_evaluation = {
-	.kind = SK_OBJECT, .fields = evaluation_spec_fields
-};
+static const struct shape s_memory_evaluation =
+	{ .kind = SK_OBJECT, .fields = evaluation_spec_fields };
 
 static const struct shape s_expected_status = { .kind = SK_STRING, .check = rule_status };
 static const struct field expected_execution_fields[] = {
@@ -139,9 +127,8 @@ static const struct field expected_execution_fields[] = {
 	{ "fail-fast", &s_expected_status, 0, NULL },
 	END
 };
-static const struct shape s_expected_execution = {
-	.kind = SK_OBJECT, .fields = expected_execution_fields
-};
+static const struct shape s_expected_execution =
+	{ .kind = SK_OBJECT, .fields = expected_execution_fields };
 static const struct field outcome_fields[] = {
 	{ "expected_execution", &s_expected_execution, 0, NULL },
 	END
@@ -151,19 +138,16 @@ static const struct field continuation_fields[] = {
 	{ "recall_step", &s_str_nonempty, 0, NULL },
 	END
 };
-static const struct shape s_continuation_evaluation = {
-	.kind = SK_OBJECT, .fields = continuation_fields
-};
-static const struct shape s_comparison_kind = {
-	.kind = SK_STRING, .check = rule_task_outcome_comparison
-};
+static const struct shape s_continuation_evaluation =
+	{ .kind = SK_OBJECT, .fields = continuation_fields };
+static const struct shape s_comparison_kind =
+	{ .kind = SK_STRING, .check = rule_task_outcome_comparison };
 static const struct field comparison_fields[] = {
 	{ "comparison", &s_comparison_kind, 0, NULL },
 	END
 };
-static const struct shape s_comparison_evaluation = {
-	.kind = SK_OBJECT, .fields = comparison_fields
-};
+static const struct shape s_comparison_evaluation =
+	{ .kind = SK_OBJECT, .fields = comparison_fields };
 
 /* The four evaluation kinds of PowerContext 1.4.1; Memory is the default. */
 static const struct alternative evaluation_kinds[] = {
@@ -173,9 +157,8 @@ static const struct alternative evaluation_kinds[] = {
 	{ NULL, &s_memory_evaluation },
 	{ NULL, NULL },
 };
-static const struct shape s_evaluation_spec = {
-	.kind = SK_UNION, .alternatives = evaluation_kinds
-};
+static const struct shape s_evaluation_spec =
+	{ .kind = SK_UNION, .alternatives = evaluation_kinds };
 
 static const struct shape s_task_schema = { .kind = SK_STRING, .check = rule_task_schema };
 static const struct field manifest_fields[] = {
@@ -206,9 +189,8 @@ static const struct field task_ref_fields[] = {
 	END
 };
 static const struct shape s_task_ref = { .kind = SK_OBJECT, .fields = task_ref_fields };
-static const struct shape s_selection_schema = {
-	.kind = SK_STRING, .check = rule_selection_schema
-};
+static const struct shape s_selection_schema =
+	{ .kind = SK_STRING, .check = rule_selection_schema };
 static const struct field selection_fields[] = {
 	{ "schema", &s_selection_schema, 0, NULL },
 	{ "workload", &doc_manifest, 0, NULL },
@@ -369,12 +351,10 @@ static const struct field probe_observation_fields[] = {
 	{ "forbidden_context_matched", &s_bool_null, OPT, NULL },
 	END
 };
-static const struct shape s_probe_observation = {
-	.kind = SK_OBJECT, .fields = probe_observation_fields
-};
-static const struct shape s_probe_observations = {
-	.kind = SK_ARRAY, .items = &s_probe_observation
-};
+static const struct shape s_probe_observation =
+	{ .kind = SK_OBJECT, .fields = probe_observation_fields };
+static const struct shape s_probe_observations =
+	{ .kind = SK_ARRAY, .items = &s_probe_observation };
 
 static const struct shape s_evidence_schema = { .kind = SK_STRING, .check = rule_evidence_schema };
 static const struct shape s_status = { .kind = SK_STRING, .check = rule_status };
@@ -431,12 +411,10 @@ static const struct field case_fields[] = {
 	END
 };
 static const struct shape s_case = { .kind = SK_OBJECT, .fields = case_fields };
-static const struct shape s_cases = {
-	.kind = SK_ARRAY, .items = &s_case, .flags = SHAPE_MIN, .min = 1
-};
-static const struct shape s_evaluation_schema = {
-	.kind = SK_STRING, .check = rule_evaluation_schema
-};
+static const struct shape s_cases =
+	{ .kind = SK_ARRAY, .items = &s_case, .flags = SHAPE_MIN, .min = 1 };
+static const struct shape s_evaluation_schema =
+	{ .kind = SK_STRING, .check = rule_evaluation_schema };
 static const struct field evaluation_fields[] = {
 	{ "schema", &s_evaluation_schema, 0, NULL },
 	{ "experiment", &s_str, 0, NULL },
@@ -444,11 +422,9 @@ static const struct field evaluation_fields[] = {
 	END
 };
 const struct shape doc_evaluation = { .kind = SK_OBJECT, .fields = evaluation_fields };
-/* clang-format on */
 
 /* ---- run record ---- */
 
-/* clang-format off */
 static const struct shape s_any_null = { .kind = SK_ANY, .flags = SHAPE_NULLABLE };
 static const struct field agent_fields[] = {
 	{ "command", &s_str_null, 0, NULL },
@@ -504,12 +480,3 @@ const struct shape doc_run = { .kind = SK_OBJECT, .fields = run_fields };
 /* clang-format on */
 
 const struct shape *const doc_capture = &s_capture;
-
-enum evaluation_kind docs_evaluation_kind(jv evaluation)
-{
-	if (rule_is_set(evaluation, "expected_execution"))
-		return EVALUATION_OUTCOME;
-	if (rule_is_set(evaluation, "probes"))
-		return EVALUATION_MEMORY;
-	return EVALUATION_PAIRED;
-}

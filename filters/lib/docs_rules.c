@@ -134,7 +134,7 @@ int rule_capture_event(jv v, char *why, size_t whylen)
 }
 
 /* Present and not null. */
-int rule_is_set(jv obj, const char *key)
+static int rule_is_set(jv obj, const char *key)
 {
 	jv v = jv_object_get(jv_copy(obj), jv_string(key));
 	int set = jv_is_valid(v) && jv_get_kind(v) != JV_KIND_NULL;
@@ -232,3 +232,12 @@ int rule_runner(jv v, char *why, size_t whylen)
 }
 
 CONST_CHECK(rule_run_schema, SCHEMA_RUN)
+
+enum evaluation_kind docs_evaluation_kind(jv evaluation)
+{
+	if (rule_is_set(evaluation, "expected_execution"))
+		return EVALUATION_OUTCOME;
+	if (rule_is_set(evaluation, "probes"))
+		return EVALUATION_MEMORY;
+	return EVALUATION_PAIRED;
+}

@@ -31,7 +31,4 @@ int rule_task_outcome_comparison(jv v, char *why, size_t whylen);
 int rule_task_schema(jv v, char *why, size_t whylen);
 int rule_unique_probe_ids(jv v, char *why, size_t whylen);
 
-/* Present and not null (obj and key borrowed). */
-int rule_is_set(jv obj, const char *key);
-
 #endif

@@ -32,12 +32,8 @@ void json_reader_free(struct json_reader *r);
 int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 		     struct pc_err *e);
 
-/* The literal of the value at a dotted path in a valid JSON text, as it is
- * written: *lit and *lit_len point into text.  1 when found, 0 if not.  A
- * double cannot tell 1 from 1.0, and Python, which keeps them apart, prints
- * them differently in the messages the evaluator must reproduce. */
-int json_literal_at(const char *text, size_t len, const char *dotted,
-		    const char **lit, size_t *lit_len);
+/* Whitespace between JSON tokens (RFC 8259): space, tab, LF, CR. */
+int json_is_space(char c);
 
 /* Parse one whole file holding exactly one JSON text. */
 int json_read_file(const char *path, jv *out, struct pc_err *e);
