@@ -181,6 +181,40 @@ exec_select() {
 	save_stdout "$file"
 }
 
+# exec_select_release ID: the selection of workload ID from the catalog of
+# the PowerContext under test (its sdist's e2e/bub/tasks, as make acceptance
+# CATALOG=powercontext selects it) in $T/selection.jsonl.
+exec_select_release() {
+	local source
+	source=$("$REPO/pipelines/pc-powercontext" source 3>&-) || fail "pipelines/pc-powercontext source failed"
+	run --separate-stderr pc-select --manifests "$source/e2e/bub/tasks" --root "$source" --id "$1"
+	assert_exit 0
+	save_stdout "$T/selection.jsonl"
+}
+
+# exec_assert_step_failure_marker RUNNER: on the release's own
+# project-database-decision, whose verifiers score 0 while
+# /logs/agent/powercontext-step-failed exists, a session that fails leaves
+# the marker and scores 0, one that succeeds removes it and scores 1.
+exec_assert_step_failure_marker() {
+	local runner=$1 trial
+	exec_select_release project-database-decision
+	exec_peer crash
+	exec_run_bub "$T/selection.jsonl" --runner "$runner" --agent "$PEER_AGENT"
+	trial=$(trial_dir)
+	[[ -e $trial/steps/capture/agent/powercontext-step-failed ]] ||
+		fail "a failed session left no step-failure marker: $(find "$trial/steps/capture" | head -20)"
+	run jq -c '[.step_results[] | .verifier_result.rewards.reward]' "$trial/result.json"
+	[[ $output == "[0"* ]] || fail "a failed session's step was scored $output"
+	exec_peer echo
+	exec_run_bub "$T/selection.jsonl" --runner "$runner" --agent "$PEER_AGENT"
+	trial=$(trial_dir)
+	run find "$trial/steps" -name powercontext-step-failed
+	assert_output ""
+	run jq -c '[.step_results[] | .verifier_result.rewards.reward]' "$trial/result.json"
+	assert_output "[1,1]"
+}
+
 # exec_peer MODE [NAME=VALUE...]: sets PEER_AGENT, an --agent command running
 # the ACP test peer in MODE (extra environment inside the sandbox as given),
 # and PEER_MARKER, a word on its command line unique to this call, so that

@@ -188,3 +188,8 @@ fake_harbor() {
 	assert_stderr_contains "installs the provisioned Bub inside the sandbox"
 	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
 }
+
+@test "harbor runner: on 1.4.1's own project-database-decision a failed agent session leaves the step-failure marker and its verifier scores 0" {
+	# regression: the marker was never made, so a failed session scored 1
+	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_assert_step_failure_marker harbor
+}

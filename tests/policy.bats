@@ -165,3 +165,8 @@ batch_run() {
 	assert_stdout_empty
 	assert_stderr_contains "--failure-policy must be collect-all or fail-fast"
 }
+
+@test "1.4.1's own project-database-decision: a failed agent session leaves the step-failure marker and its verifier scores 0 (local runner)" {
+	# regression: the marker was never made, so a failed session scored 1
+	exec_assert_step_failure_marker local
+}

@@ -17,6 +17,10 @@
 #define HARBOR_ACP_SUMMARY_FILE "acp-summary.json"
 #define HARBOR_ACP_EVENTS_FILE  "acp-events.jsonl"
 #define HARBOR_TRAJECTORY_FILE  "trajectory.json"
+/* In a step's agent/ directory from before the agent starts until its
+ * session succeeds: PowerContext 1.4.1's verifiers score 0 while it is
+ * there, so a failed session can never pass its step. */
+#define STEP_FAILURE_MARKER_FILE "powercontext-step-failed"
 /* The verifier's reward files, the JSON one first. */
 #define HARBOR_REWARD_JSON_FILE "reward.json"
 #define HARBOR_REWARD_TXT_FILE  "reward.txt"

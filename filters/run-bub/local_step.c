@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "clock.h"
 #include "harbor.h"
+#include "harbor_layout.h"
 #include "io.h"
 #include "json.h"
 #include "local.h"
@@ -171,6 +173,22 @@ static void step_paths_free(struct step_paths *sp)
 	free(sp->tests);
 }
 
+/* The marker goes first, before anything of the step can fail, and only a
+ * session that succeeded removes it (as 1.4.1's harness does). */
+static int mark_step_failed(const struct step_paths *sp, struct pc_err *e)
+{
+	return io_write_artifact(sp->agent, STEP_FAILURE_MARKER_FILE, "", 0, e);
+}
+
+static int unmark_step_failed(const struct step_paths *sp, struct pc_err *e)
+{
+	char *marker = io_join(sp->agent, STEP_FAILURE_MARKER_FILE);
+	int rc = unlink(marker) == 0 ? 0 : pc_fail_errno(e, "%s: cannot remove", marker);
+
+	free(marker);
+	return rc;
+}
+
 jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv task_toml, jv step,
 	      int *stop)
 {
@@ -186,11 +204,15 @@ jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv
 	char *ipath = text_fmt("%s/steps/%s/instruction.md", task_dir, name);
 	char *instruction = NULL;
 	if (io_mkdirs(sp.agent, &e) != 0 || io_mkdirs(sp.verifier, &e) != 0 ||
-	    io_mkdirs(sp.workspace, &e) != 0 || !(instruction = read_instruction(ipath, &e)))
+	    io_mkdirs(sp.workspace, &e) != 0 || mark_step_failed(&sp, &e) != 0 ||
+	    !(instruction = read_instruction(ipath, &e)))
 		exception = harbor_exception("RuntimeError", e.msg);
-	else
+	else {
 		agent_result = local_agent(r, res, &sp, instruction,
 					   run_agent_timeout(r, task_toml, step), &exception);
+		if (jv_get_kind(exception) == JV_KIND_NULL && unmark_step_failed(&sp, &e) != 0)
+			exception = harbor_exception("RuntimeError", e.msg);
+	}
 	jv agent_timing = harbor_timing(started);
 	clock_utc_now(vstarted);
 	/* stopped: what ran is recorded, nothing more is started, and a step

@@ -20,6 +20,13 @@ from harbor.models.agent.context import AgentContext
 
 AGENT_ID = "pc-e2e-bub"
 REMOTE_VENV = "/installed-agent/bub"
+# PowerContext 1.4.1's verifiers score 0 while this file exists; it is made before each session and removed only
+# when the session succeeded (filters/lib/harbor_layout.h names it for the local runner).
+STEP_FAILURE_MARKER = "/logs/agent/powercontext-step-failed"
+# Bub keeps each session's messages under its home; a session must not find an earlier step's.
+BUB_TAPES = '"${BUB_HOME:?}/tapes"'
+# Harbor uploads each step's tests here before its verifier and leaves them for the next step's agent to read.
+STEP_TESTS_DIR = "/tests"
 
 
 def _registry_entry(version: str, package: str) -> dict[str, Any]:
@@ -30,6 +37,13 @@ def _registry_entry(version: str, package: str) -> dict[str, Any]:
         "description": "Bub and the release's own PowerContext plugin (pipelines/pc-powercontext bub)",
         "distribution": {"uvx": {"package": package}},
     }
+
+
+async def _checked(result: Any, what: str) -> None:
+    """Harbor's environments return a failed command instead of raising: raise it, so the step fails."""
+    done = await result
+    if done is not None and done.return_code != 0:
+        raise RuntimeError(f"{what} failed with exit code {done.return_code}: {done.stderr}")
 
 
 class _PcE2eAgent(harbor_acp.AcpAgent):
@@ -51,9 +65,14 @@ class _PcE2eAgent(harbor_acp.AcpAgent):
         await environment.exec(command=f"chmod +x {self._LAUNCHER_REMOTE_PATH} {self._RUNNER_REMOTE_PATH}", user="root")
 
     async def run(self, instruction: str, environment: BaseEnvironment, context: AgentContext) -> None:
+        # The marker first: any failure after this line, a failed reset included, must leave it in place.
+        await _checked(environment.exec(command=f"touch {STEP_FAILURE_MARKER}"), "creating the step-failure marker")
         # pc-run-bub always sets it: running without the agent's environment would test something else
         with environment.scoped_exec_env(json.loads(os.environ["PC_E2E_HARBOR_AGENT_ENV"])):
+            await _checked(environment.exec(command=f"rm -rf {BUB_TAPES}"), "removing Bub's earlier tapes")
+            await _checked(environment.empty_dirs([STEP_TESTS_DIR], chmod=False), f"emptying {STEP_TESTS_DIR}")
             await super().run(instruction, environment, context)
+        await _checked(environment.exec(command=f"rm -f {STEP_FAILURE_MARKER}"), "removing the step-failure marker")
 
 
 class CommandAgent(_PcE2eAgent):
