@@ -193,3 +193,27 @@ fake_harbor() {
 	# regression: the marker was never made, so a failed session scored 1
 	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_assert_step_failure_marker harbor
 }
+
+@test "harbor runner: a Python under /opt, as pipelines/pc-python allows, serves the Harbor environment as it serves the local runner" {
+	# regression: only the local runner's sandbox bound /opt, so every Harbor trial on a venv whose
+	# interpreter lives under /opt failed at once (exit 127: /opt/harbor-acp-venv/bin/python)
+	[[ $(id -u) == 0 ]] || skip "making an /opt entry needs root"
+	local real prefix opt
+	real=$(readlink -f "$EXEC_HARBOR/bin/python")
+	prefix=$(dirname "$(dirname "$real")")
+	opt=/opt/pc-e2e-test-python-$$-$RANDOM
+	ln -s "$prefix" "$opt"
+	# a Harbor venv whose interpreter is the same Python, reached through /opt
+	mkdir -p "$T/harbor/bin"
+	cp -P "$EXEC_HARBOR"/bin/* "$T/harbor/bin/"
+	ln -sf "$opt/bin/$(basename "$real")" "$T/harbor/bin/$(basename "$real")"
+	ln -s "$EXEC_HARBOR/lib" "$T/harbor/lib"
+	sed "s#^home = .*#home = $opt/bin#" "$EXEC_HARBOR/pyvenv.cfg" >"$T/harbor/pyvenv.cfg"
+	exec_select "$ID"
+	exec_peer echo
+	POWERCONTEXT_E2E_HARBOR=$T/harbor exec_run_bub "$T/selection.jsonl" --runner harbor --agent "$PEER_AGENT"
+	rm -f "$opt"
+	[[ $(rec_r '.runner + " " + .status') == "harbor completed" ]] || fail "$(rec '{runner, status, errors}')"
+	run jq -c '[.step_results[] | .verifier_result.rewards.reward]' "$(trial_dir 0)/result.json"
+	assert_output "[1,1]"
+}

@@ -1,9 +1,11 @@
 #include "sandbox.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
+#include "text.h"
 
 struct argv_builder {
 	char **v;
@@ -25,7 +27,32 @@ static void add3(struct argv_builder *b, const char *opt, const char *a, const c
 		add(b, c);
 }
 
-char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
+/* /opt a tmpfs holding each of this machine's /opt entries read-only, not
+ * /opt itself: the Harbor environment binds its runner's venv at
+ * /opt/harbor-acp-venv, which a read-only /opt could not hold. */
+static void add_opt(struct argv_builder *b)
+{
+	struct dirent **names;
+	int n = scandir("/opt", &names, NULL, alphasort);
+
+	add3(b, "--tmpfs", "/opt", NULL);
+	for (int i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") && strcmp(names[i]->d_name, "..")) {
+			char *path = text_fmt("/opt/%s", names[i]->d_name);
+			add3(b, "--ro-bind-try", path, path);
+			free(path);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+/* What every sandbox of either runner binds from this machine: a fresh
+ * tmpfs root and /tmp, the system read-only (/opt's entries too: a Python
+ * that pipelines/pc-python found there is what the venvs' interpreters
+ * point at), the project read-only at its own path and the extra binds. */
+static void add_base(struct argv_builder *b, const char *project, const char *extra_binds)
 {
 	static const char *const links[][2] = {
 		{ "usr/bin", "/bin" },
@@ -33,31 +60,45 @@ char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
 		{ "usr/lib64", "/lib64" },
 		{ "usr/sbin", "/sbin" },
 	};
+
+	add(b, "--die-with-parent");
+	/* its own PID namespace: when the sandbox ends, so does everything the
+	 * task started in it, setsid children included */
+	add(b, "--unshare-pid");
+	add3(b, "--tmpfs", "/", NULL);
+	/* before the binds: a project or output directory under /tmp must not
+	 * be hidden by this mount */
+	add3(b, "--tmpfs", "/tmp", NULL);
+	add3(b, "--ro-bind", "/usr", "/usr");
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
+		add3(b, "--symlink", links[i][0], links[i][1]);
+	add3(b, "--ro-bind", "/etc", "/etc");
+	add_opt(b);
+	add3(b, "--ro-bind", project, project);
+	if (extra_binds && *extra_binds) {
+		char *copy = pc_xstrdup(extra_binds), *save = NULL;
+		for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save))
+			add3(b, "--ro-bind-try", p, p);
+		free(copy);
+	}
+	add3(b, "--dev", "/dev", NULL);
+	add3(b, "--proc", "/proc", NULL);
+}
+
+char **sandbox_base_argv(const char *project, const char *extra_binds)
+{
+	struct argv_builder b = { NULL, 0 };
+
+	add_base(&b, project, extra_binds);
+	return b.v;
+}
+
+char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
+{
 	struct argv_builder b = { NULL, 0 };
 
 	add(&b, "bwrap");
-	add(&b, "--die-with-parent");
-	/* its own PID namespace: when the sandbox ends, so does everything the
-	 * task started in it, setsid children included */
-	add(&b, "--unshare-pid");
-	add3(&b, "--tmpfs", "/", NULL);
-	/* before the binds: a project or output directory under /tmp must not
-	 * be hidden by this mount */
-	add3(&b, "--tmpfs", "/tmp", NULL);
-	add3(&b, "--ro-bind", "/usr", "/usr");
-	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
-		add3(&b, "--symlink", links[i][0], links[i][1]);
-	add3(&b, "--ro-bind", "/etc", "/etc");
-	add3(&b, "--ro-bind-try", "/opt", "/opt");
-	add3(&b, "--ro-bind", sb->project, sb->project);
-	if (sb->extra_binds && *sb->extra_binds) {
-		char *copy = pc_xstrdup(sb->extra_binds), *save = NULL;
-		for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save))
-			add3(&b, "--ro-bind-try", p, p);
-		free(copy);
-	}
-	add3(&b, "--dev", "/dev", NULL);
-	add3(&b, "--proc", "/proc", NULL);
+	add_base(&b, sb->project, sb->extra_binds);
 	add3(&b, "--dir", "/logs", NULL);
 	add3(&b, "--bind", sb->agent_dir, "/logs/agent");
 	add3(&b, "--bind", sb->verifier_dir, "/logs/verifier");

@@ -20,6 +20,11 @@ struct sandbox {
 	const char *acp_dir;      /* /run/acp, the agent's FIFOs, or NULL */
 };
 
+/* bubblewrap's arguments for what every sandbox binds from this machine,
+ * the local runner's and the Harbor environment's alike (NULL-terminated,
+ * without "bwrap"); free with sandbox_argv_free. */
+char **sandbox_base_argv(const char *project, const char *extra_binds);
+
 /* argv running cmd (NULL-terminated) inside the sandbox; free with
  * sandbox_argv_free. */
 char **sandbox_argv(const struct sandbox *sb, char *const cmd[]);

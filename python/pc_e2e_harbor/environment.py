@@ -1,14 +1,16 @@
 """A Harbor environment that runs every command in a bubblewrap sandbox on this machine.
 
-There is no container image: the sandbox sees this machine's /usr and /etc read-only, the pc-e2e project
-(its provisioned Python, Bub and Harbor) read-only at its own path, and writable directories of the trial
-at the paths Harbor expects. The network is shared, so the agent reaches the Server on loopback. Each
+There is no container image: the sandbox binds from this machine exactly what the local runner's does
+(PC_E2E_SANDBOX_BASE, built by pc-run-bub: /usr, /etc and /opt read-only, the pc-e2e project with its
+provisioned Python, Bub and Harbor read-only at its own path), and writable directories of the trial at
+the paths Harbor expects. The network is shared, so the agent reaches the Server on loopback. Each
 exec gets a fresh /tmp and its own PID namespace, so a timeout takes down everything the command started.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -41,6 +43,8 @@ class BwrapEnvironment(BaseEnvironment):
         project = os.environ.get("PC_E2E_PROJECT")
         if not project or not Path(project, "pipelines", "pc-powercontext").is_file():
             raise RuntimeError("PC_E2E_PROJECT must name the pc-e2e checkout that pc-run-bub runs from")
+        if not os.environ.get("PC_E2E_SANDBOX_BASE"):
+            raise RuntimeError("PC_E2E_SANDBOX_BASE must hold the sandbox base pc-run-bub builds")
         if shutil.which("bwrap") is None:
             raise RuntimeError("bwrap (bubblewrap) is not on PATH")
 
@@ -92,16 +96,10 @@ class BwrapEnvironment(BaseEnvironment):
         shutil.copytree(self._host_path(source_dir), target_dir, dirs_exist_ok=True)
 
     def _argv(self, command: str, cwd: str | None) -> list[str]:
-        project = os.environ["PC_E2E_PROJECT"]
         harbor_venv = os.environ.get("PC_E2E_HARBOR_VENV", sys.prefix)
-        argv = ["bwrap", "--die-with-parent", "--unshare-pid", "--tmpfs", "/", "--tmpfs", "/tmp",
-                "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
-        for name in ("bin", "lib", "lib64", "sbin"):
-            argv += ["--symlink", f"usr/{name}", f"/{name}"]
-        argv += ["--ro-bind", project, project, "--ro-bind", harbor_venv, RUNNER_VENV]
-        for extra in filter(None, os.environ.get("PC_E2E_SANDBOX_BINDS", "").split(":")):
-            argv += ["--ro-bind-try", extra, extra]
-        argv += ["--dev", "/dev", "--proc", "/proc"]
+        # What the local runner's sandbox binds from this machine, as pc-run-bub's sandbox.c builds it.
+        argv = ["bwrap", *json.loads(os.environ["PC_E2E_SANDBOX_BASE"])]
+        argv += ["--ro-bind", harbor_venv, RUNNER_VENV]
         for inside, here, read_only in sorted(self._binds(), key=lambda b: len(b[0])):
             argv += ["--ro-bind" if read_only else "--bind", str(here), inside]
         argv += ["--chdir", cwd or "/workspace", "--", "bash", "-c", command]
