@@ -195,7 +195,8 @@ exec_select_release() {
 # exec_assert_step_failure_marker RUNNER: on the release's own
 # project-database-decision, whose verifiers score 0 while
 # /logs/agent/powercontext-step-failed exists, a session that fails leaves
-# the marker and scores 0, one that succeeds removes it and scores 1.
+# the marker and scores 0, one that succeeds removes it and scores 1 and
+# finds /tests empty (1.4.1 empties it before each session).
 exec_assert_step_failure_marker() {
 	local runner=$1 trial
 	exec_select_release project-database-decision
@@ -206,13 +207,17 @@ exec_assert_step_failure_marker() {
 		fail "a failed session left no step-failure marker: $(find "$trial/steps/capture" | head -20)"
 	run jq -c '.step_results[0].verifier_result.rewards.reward' "$trial/result.json"
 	assert_output 0
-	exec_peer echo
+	exec_peer echo PEER_TESTS_SEEN=/logs/agent/tests-seen.txt
 	exec_run_bub "$T/selection.jsonl" --runner "$runner" --agent "$PEER_AGENT"
 	trial=$(trial_dir 0)
 	run find "$trial/steps" -name powercontext-step-failed
 	assert_output ""
 	run jq -c '[.step_results[] | .verifier_result.rewards.reward]' "$trial/result.json"
 	assert_output "[1,1]"
+	# no agent reads the verifier's tests, an earlier step's included
+	assert_files "$trial/steps/capture/agent/tests-seen.txt" "$trial/steps/recall/agent/tests-seen.txt"
+	run cat "$trial/steps/capture/agent/tests-seen.txt" "$trial/steps/recall/agent/tests-seen.txt"
+	assert_output ""
 }
 
 # exec_peer MODE [NAME=VALUE...]: sets PEER_AGENT, an --agent command running

@@ -41,6 +41,11 @@ PEER_DELAY_ON=TEXT makes the peer, in any mode, wait PEER_DELAY seconds
 (default 5) before it handles a prompt whose text contains TEXT: a slow
 agent for one workload and a quick one for another.
 
+PEER_TESTS_SEEN=FILE makes the peer, in any mode, write to FILE what it finds
+under /tests when a prompt arrives: one path a line, sorted, nothing when
+/tests is empty or absent (what a step's agent may read of the verifier's
+tests).
+
 PEER_SLEEP (seconds, default 300) bounds hang and close so a forgotten peer
 does not outlive a test run. Only ACP frames (and garbage's line) reach stdout;
 logs go to stderr. stdin and stdout must be pipes or sockets (the SDK's asyncio
@@ -59,6 +64,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from pathlib import Path
 from typing import Any
 
 import acp
@@ -100,6 +106,11 @@ def remember_facts(count: int) -> None:
             response.read()
 
 
+def record_tests_seen(path: str) -> None:
+    found = sorted(str(p) for p in Path("/tests").rglob("*")) if Path("/tests").is_dir() else []
+    Path(path).write_text("".join(f"{p}\n" for p in found), encoding="utf-8")
+
+
 class Peer:
     def __init__(self, mode: str, acp_fd: int, sleep_seconds: float) -> None:
         self._mode = mode
@@ -136,6 +147,9 @@ class Peer:
         texts = [block.text for block in prompt if getattr(block, "type", None) == "text"]
         mode = self._mode
         log.info("session/prompt in mode %s", mode)
+        seen = os.environ.get("PEER_TESTS_SEEN")
+        if seen:
+            record_tests_seen(seen)
         delay_on = os.environ.get("PEER_DELAY_ON")
         if delay_on and any(delay_on in text for text in texts):
             await asyncio.sleep(float(os.environ.get("PEER_DELAY") or 5))
