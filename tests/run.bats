@@ -260,6 +260,36 @@ $(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
 		fail "task_provenance_matches holds for a task that changed"
 }
 
+@test "secrets: an agent that prints 1.4.1's credentials, raw, JSON-escaped, base64 and URL-encoded, leaves none in any file or stream" {
+	# regression: GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, POWERCONTEXT_BUB_AUTHORIZATION and *_TOKEN_* were no secrets
+	export GITHUB_TOKEN=ghp-e2e/github+token-01 AWS_SECRET_ACCESS_KEY=aws/e2e+secret-access-02
+	export POWERCONTEXT_BUB_AUTHORIZATION=bearer/e2e+authorization-03 CI_TOKEN_VALUE=ci/e2e+token-value-04
+	local forms
+	forms=$(python3 -c '
+import base64, json, os, urllib.parse
+for name in ("GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "POWERCONTEXT_BUB_AUTHORIZATION", "CI_TOKEN_VALUE"):
+    s = os.environ[name]
+    for form in (s, json.dumps(s)[1:-1], base64.b64encode(s.encode()).decode(), urllib.parse.quote(s, safe="")):
+        print(form)')
+	exec_select "$ID"
+	exec_peer echo "PEER_SAY=$(paste -sd, <<<"$forms")"
+	run_completed "$T/selection.jsonl" --agent "$PEER_AGENT"
+	printf '%s\n%s\n' "$output" "$stderr" >"$T/streams.txt"
+	exec_normalize --output "$OUT"
+	printf '%s\n%s\n' "$output" "$stderr" >>"$T/streams.txt"
+	exec_evaluate --output "$OUT"
+	printf '%s\n%s\n' "$output" "$stderr" >>"$T/streams.txt"
+	exec_report --output "$OUT"
+	printf '%s\n%s\n' "$output" "$stderr" >>"$T/streams.txt"
+	assert_files "$OUT/$ID/replay.json" "$OUT/$ID/eval-report.json" "$OUT/$ID/report.md"
+	local form
+	while read -r form; do
+		refute_secret "$form" "$OUT" "$T/streams.txt"
+	done <<<"$forms"
+	# and the agent did print them: its message is in the trial's files, redacted
+	grep -rqF '[REDACTED]' "$(trial_dir 0)" || fail "the peer's message reached no file"
+}
+
 @test "secrets: BUB_API_KEY and the PowerContext token reach no artifact and no stream" {
 	local key=sk-test-secret-123
 	exec_select "$ID"

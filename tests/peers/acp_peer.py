@@ -41,6 +41,9 @@ PEER_DELAY_ON=TEXT makes the peer, in any mode, wait PEER_DELAY seconds
 (default 5) before it handles a prompt whose text contains TEXT: a slow
 agent for one workload and a quick one for another.
 
+PEER_SAY=TEXT makes the peer, in any mode, first say TEXT as an agent message
+chunk: an agent that prints what it was given.
+
 PEER_TESTS_SEEN=FILE makes the peer, in any mode, write to FILE what it finds
 under /tests when a prompt arrives: one path a line, sorted, nothing when
 /tests is empty or absent (what a step's agent may read of the verifier's
@@ -147,6 +150,8 @@ class Peer:
         texts = [block.text for block in prompt if getattr(block, "type", None) == "text"]
         mode = self._mode
         log.info("session/prompt in mode %s", mode)
+        if os.environ.get("PEER_SAY"):
+            await self._say(session_id, os.environ["PEER_SAY"])
         seen = os.environ.get("PEER_TESTS_SEEN")
         if seen:
             record_tests_seen(seen)
