@@ -144,24 +144,6 @@ static char *agent_env_json(const struct run *r)
 	return out;
 }
 
-/* The local runner's sandbox base as a JSON array of bubblewrap arguments:
- * the bwrap environment (python/pc_e2e_harbor/environment.py) binds what
- * the local runner binds, so a toolchain that works for one works for the
- * other. */
-static char *sandbox_base_json(const char *project)
-{
-	char **base = sandbox_base_argv(project, getenv("PC_E2E_SANDBOX_BINDS"));
-	jv args = jv_array();
-
-	for (char **a = base; *a; a++)
-		args = jv_array_append(args, jv_string(*a));
-	sandbox_argv_free(base);
-	jv text = jv_dump_string(args, 0);
-	char *out = pc_xstrdup(jv_string_value(text));
-	jv_free(text);
-	return out;
-}
-
 /* Harbor's environment: what it needs to run and to find pc-e2e's classes,
  * never the rest of this process's (secrets included).  A remote type's
  * credentials are its <TYPE>_* variables (DAYTONA_API_KEY, E2B_API_KEY, …). */
@@ -178,7 +160,7 @@ static void harbor_env(const char *project, const char *type, struct envv *env)
 	env_set(env, "PYTHONPATH", pythonpath);
 	env_set(env, "PC_E2E_PROJECT", project);
 	env_set(env, "PC_E2E_HARBOR_VENV", harbor_venv());
-	char *base = sandbox_base_json(project);
+	char *base = sandbox_base_json(project, getenv("PC_E2E_SANDBOX_BINDS"));
 	env_set(env, "PC_E2E_SANDBOX_BASE", base);
 	free(base);
 	if (type) {

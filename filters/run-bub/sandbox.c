@@ -1,6 +1,7 @@
 #include "sandbox.h"
 
 #include <dirent.h>
+#include <jv.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,12 +86,19 @@ static void add_base(struct argv_builder *b, const char *project, const char *ex
 	add3(b, "--proc", "/proc", NULL);
 }
 
-char **sandbox_base_argv(const char *project, const char *extra_binds)
+char *sandbox_base_json(const char *project, const char *extra_binds)
 {
 	struct argv_builder b = { NULL, 0 };
+	jv args = jv_array();
 
 	add_base(&b, project, extra_binds);
-	return b.v;
+	for (char **a = b.v; a && *a; a++)
+		args = jv_array_append(args, jv_string(*a));
+	sandbox_argv_free(b.v);
+	jv text = jv_dump_string(args, 0);
+	char *out = pc_xstrdup(jv_string_value(text));
+	jv_free(text);
+	return out;
 }
 
 char **sandbox_argv(const struct sandbox *sb, char *const cmd[])

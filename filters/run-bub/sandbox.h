@@ -20,10 +20,11 @@ struct sandbox {
 	const char *acp_dir;      /* /run/acp, the agent's FIFOs, or NULL */
 };
 
-/* bubblewrap's arguments for what every sandbox binds from this machine,
- * the local runner's and the Harbor environment's alike (NULL-terminated,
- * without "bwrap"); free with sandbox_argv_free. */
-char **sandbox_base_argv(const char *project, const char *extra_binds);
+/* What every sandbox binds from this machine, the local runner's and the
+ * Harbor environment's alike, as a JSON array of bubblewrap's arguments
+ * (without "bwrap"; malloc'd): the Harbor environment
+ * (python/pc_e2e_harbor/environment.py) reads it from PC_E2E_SANDBOX_BASE. */
+char *sandbox_base_json(const char *project, const char *extra_binds);
 
 /* argv running cmd (NULL-terminated) inside the sandbox; free with
  * sandbox_argv_free. */
