@@ -319,7 +319,7 @@ static char *find_trial(const char *job_dir)
 	while (d && (ent = readdir(d))) {
 		if (ent->d_name[0] == '.')
 			continue;
-		char *result = text_fmt("%s/%s/result.json", job_dir, ent->d_name);
+		char *result = text_fmt("%s/%s/" HARBOR_RESULT_FILE, job_dir, ent->d_name);
 		struct stat st;
 		if (stat(result, &st) == 0 && S_ISREG(st.st_mode) && !found)
 			found = pc_xstrdup(ent->d_name);

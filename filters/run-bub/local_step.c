@@ -1,7 +1,9 @@
 /* local_step: one step of the local runner's trial: its instruction as
- * Harbor gives it, its agent (local_acp.c), then its verifier (local.h).
+ * Harbor gives it, the step-failure marker, its agent (local_acp.c), then its
+ * verifier (below).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +185,9 @@ static int mark_step_failed(const struct step_paths *sp, struct pc_err *e)
 static int unmark_step_failed(const struct step_paths *sp, struct pc_err *e)
 {
 	char *marker = io_join(sp->agent, STEP_FAILURE_MARKER_FILE);
-	int rc = unlink(marker) == 0 ? 0 : pc_fail_errno(e, "%s: cannot remove", marker);
+	/* an agent may have removed it itself: gone is what a success asks */
+	int gone = unlink(marker) == 0 || errno == ENOENT;
+	int rc = gone ? 0 : pc_fail_errno(e, "%s: cannot remove", marker);
 
 	free(marker);
 	return rc;

@@ -43,7 +43,7 @@ async def _checked(result: Any, what: str) -> None:
     """Harbor's environments return a failed command instead of raising: raise it, so the step fails."""
     done = await result
     if done is not None and done.return_code != 0:
-        raise RuntimeError(f"{what} failed with exit code {done.return_code}: {done.stderr}")
+        raise RuntimeError(f"{what} failed with exit code {done.return_code}: {done.stderr or done.stdout}")
 
 
 class _PcE2eAgent(harbor_acp.AcpAgent):
