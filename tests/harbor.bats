@@ -24,6 +24,13 @@ teardown_file() {
 	exec_teardown_file
 }
 
+# An /opt entry a test made (root only), removed whatever the test did.
+OPT_ENTRY=
+
+teardown() {
+	[[ -z $OPT_ENTRY ]] || rm -f "$OPT_ENTRY"
+}
+
 setup() {
 	exec_setup
 	unset POWERCONTEXT_E2E_HARBOR
@@ -202,6 +209,7 @@ fake_harbor() {
 	real=$(readlink -f "$EXEC_HARBOR/bin/python")
 	prefix=$(dirname "$(dirname "$real")")
 	opt=/opt/pc-e2e-test-python-$$-$RANDOM
+	OPT_ENTRY=$opt
 	ln -s "$prefix" "$opt"
 	# a Harbor venv whose interpreter is the same Python, reached through /opt
 	mkdir -p "$T/harbor/bin"
@@ -212,7 +220,6 @@ fake_harbor() {
 	exec_select "$ID"
 	exec_peer echo
 	POWERCONTEXT_E2E_HARBOR=$T/harbor exec_run_bub "$T/selection.jsonl" --runner harbor --agent "$PEER_AGENT"
-	rm -f "$opt"
 	[[ $(rec_r '.runner + " " + .status') == "harbor completed" ]] || fail "$(rec '{runner, status, errors}')"
 	run jq -c '[.step_results[] | .verifier_result.rewards.reward]' "$(trial_dir 0)/result.json"
 	assert_output "[1,1]"
