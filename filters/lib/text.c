@@ -160,6 +160,13 @@ char *text_fmt(const char *fmt, ...)
 	return sbuf_take(&b);
 }
 
+const char *text_list_separator(int is_last, int is_next_last, const char *sep,
+				const char *last_sep)
+{
+	return is_last ? "" : is_next_last ? last_sep
+					   : sep;
+}
+
 char *sbuf_take(struct sbuf *b)
 {
 	char *s = b->s ? b->s : pc_xstrdup("");

@@ -56,6 +56,12 @@ void sbuf_addf(struct sbuf *b, const char *fmt, ...)
 void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap);
 char *sbuf_take(struct sbuf *b); /* returns the string, resets b */
 
+/* What follows the item that is_last / is_next_last says of in a list of
+ * choices: nothing after the last, last_sep before it, sep otherwise
+ * ("a, b or c"; "a|b|c"). */
+const char *text_list_separator(int is_last, int is_next_last, const char *sep,
+				const char *last_sep);
+
 /* Malloc'd printf. */
 char *text_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

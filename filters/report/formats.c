@@ -40,8 +40,7 @@ const struct report_format *report_format_named(const char *name)
 static const char *separator_after(const struct report_format *const *f, const char *sep,
 				   const char *last_sep)
 {
-	return !f[1] ? "" : !f[2] ? last_sep
-				  : sep;
+	return text_list_separator(!f[1], f[1] && !f[2], sep, last_sep);
 }
 
 void report_formats_add_names(struct sbuf *b, const char *sep, const char *last_sep)

@@ -34,8 +34,7 @@ static char *usage_text(void)
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "usage: pc-run-bub [--runner ");
-	for (const struct runner *r = runners; r->name; r++)
-		sbuf_addf(&b, "%s%s", r == runners ? "" : "|", r->name);
+	runners_add_names(&b, "|", "|");
 	sbuf_add(
 		&b,
 		"] [--failure-policy POLICY] [--output DIR]\n"
@@ -80,11 +79,7 @@ static int unknown_runner(const char *usage)
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "--runner must be ");
-	for (const struct runner *r = runners; r->name; r++) {
-		if (r != runners)
-			sbuf_add(&b, r[1].name ? ", " : " or ");
-		sbuf_add(&b, r->name);
-	}
+	runners_add_names(&b, ", ", " or ");
 	char *msg = sbuf_take(&b);
 	int rc = stage_usage_error("pc-run-bub", usage, msg);
 	free(msg);

@@ -24,3 +24,10 @@ const struct runner *runner_named(const char *name)
 			return r;
 	return NULL;
 }
+
+void runners_add_names(struct sbuf *b, const char *sep, const char *last_sep)
+{
+	for (const struct runner *r = runners; r->name; r++)
+		sbuf_addf(b, "%s%s", r->name,
+			  text_list_separator(!r[1].name, r[1].name && !r[2].name, sep, last_sep));
+}

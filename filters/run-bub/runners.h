@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "run.h"
+#include "text.h"
 
 struct runner {
 	const char *name; /* as --runner takes it */
@@ -25,6 +26,9 @@ struct runner {
 
 /* Every runner, the default first; a row with a NULL name ends it. */
 extern const struct runner runners[];
+
+/* The runners' names, sep between two and last_sep before the last. */
+void runners_add_names(struct sbuf *b, const char *sep, const char *last_sep);
 
 /* The runner --runner name selects, or NULL. */
 const struct runner *runner_named(const char *name);
