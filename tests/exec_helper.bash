@@ -181,15 +181,60 @@ exec_select() {
 	save_stdout "$file"
 }
 
-# exec_select_release ID: the selection of workload ID from the catalog of
-# the PowerContext under test (its sdist's e2e/bub/tasks, as make acceptance
-# CATALOG=powercontext selects it) in $T/selection.jsonl.
+# exec_select_release PC-SELECT-ARGS...: the selection (--id ID,
+# --category batch:NAME, ...) from the catalog of the release under test
+# (its sdist, provisioned by pipelines/pc-powercontext) into
+# $T/selection.jsonl.
 exec_select_release() {
 	local source
 	source=$("$REPO/pipelines/pc-powercontext" source 3>&-) || fail "pipelines/pc-powercontext source failed"
-	run --separate-stderr pc-select --manifests "$source/e2e/bub/tasks" --root "$source" --id "$1"
+	run --separate-stderr pc-select --manifests "$source/e2e/bub/tasks" --root "$source" "$@"
 	assert_exit 0
 	save_stdout "$T/selection.jsonl"
+}
+
+# assert_scopes_bound ID...: in the merged batch of $T/records.jsonl, each
+# agent invocation of each workload ID ran on that workload's Scope (as the
+# ACP peer's PEER_ENV_SEEN=/logs/agent/env-seen.txt noted it).
+assert_scopes_bound() {
+	local id scope step seen
+	for id in "$@"; do
+		scope=$(rec_r "select(.workload.id == \"$id\") | .scope_id")
+		for step in $(rec_r "select(.workload.id == \"$id\") | .batch.steps[]"); do
+			seen="$(trial_dir)/steps/$step/agent/env-seen.txt"
+			grep -qx "POWERCONTEXT_BUB_SCOPE_ID=$scope" "$seen" ||
+				fail "step $step ran on $(cat "$seen" 2>&1), not $id's scope $scope"
+		done
+	done
+}
+
+# exec_assert_release_batch RUNNER: the release's own batch:acceptance group
+# (3 workloads, 4 agent invocations) as one trial of one job on RUNNER, each
+# invocation bound to its member's Scope, each member naming its own pinned
+# task checksum; then under fail-fast, with an agent whose every session
+# fails, project-database-decision's first step scores 0 and stops the
+# trial there, the two other members skipped.
+exec_assert_release_batch() {
+	local runner=$1
+	exec_select_release --category batch:acceptance
+	exec_peer echo PEER_ENV_SEEN=/logs/agent/env-seen.txt
+	exec_run_bub "$T/selection.jsonl" --runner "$runner" --agent "$PEER_AGENT"
+	run jq -sc '[(map(.run_id) | unique | length), (map(.trial_dir) | unique | length), (map(.scope_id) | unique | length), map(.batch.source_task_checksum == .workload.dataset.checksum)]' "$T/records.jsonl"
+	assert_output '[1,1,3,[true,true,true]]'
+	run bash -c "find '$OUT/batch-acceptance/harbor-jobs' -mindepth 3 -maxdepth 3 -name result.json | wc -l"
+	assert_output 1
+	run jq -c '[.step_results[].step_name]' "$(trial_dir)/result.json"
+	assert_output '["project-database-decision-capture","project-database-decision-recall","failure-policy-timeout-run","failure-policy-followup-run"]'
+	assert_scopes_bound project-database-decision failure-policy-followup
+	exec_peer crash
+	rm -rf "$OUT"
+	exec_run_bub "$T/selection.jsonl" --runner "$runner" --agent "$PEER_AGENT" --failure-policy fail-fast
+	run rec '[.workload.id, .status]'
+	assert_output '["project-database-decision","failed"]
+["failure-policy-timeout","skipped"]
+["failure-policy-followup","skipped"]'
+	run jq -c '[.step_results[] | [.step_name, .verifier_result.rewards.reward]]' "$(trial_dir)/result.json"
+	assert_output '[["project-database-decision-capture",0]]'
 }
 
 # exec_assert_step_failure_marker RUNNER: on the release's own
@@ -199,7 +244,7 @@ exec_select_release() {
 # finds /tests empty (1.4.1 empties it before each session).
 exec_assert_step_failure_marker() {
 	local runner=$1 trial
-	exec_select_release project-database-decision
+	exec_select_release --id project-database-decision
 	exec_peer crash
 	exec_run_bub "$T/selection.jsonl" --runner "$runner" --agent "$PEER_AGENT"
 	trial=$(trial_dir 0)

@@ -201,6 +201,10 @@ fake_harbor() {
 	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_assert_step_failure_marker harbor
 }
 
+@test "harbor runner: 1.4.1's own batch:acceptance is one Harbor job with one trial, and a failed first session stops it under fail-fast" {
+	POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_assert_release_batch harbor
+}
+
 @test "harbor runner: a Python under /opt, as pipelines/pc-python allows, serves the Harbor environment as it serves the local runner" {
 	# regression: only the local runner's sandbox bound /opt, so every Harbor trial on a venv whose
 	# interpreter lives under /opt failed at once (exit 127: /opt/harbor-acp-venv/bin/python)

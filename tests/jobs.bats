@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # pc-run-bub --jobs N: workloads side by side in worker processes, records
-# in selection order, fail-fast batches one workload after another, stop
+# in selection order, a batch's shared trial in one worker, stop
 # signals and dying workers (docs/DESIGN.md §5.12), against a real
 # PowerContext Server and the ACP test peer.  --jobs 1 is every other
 # suite.
@@ -9,6 +9,8 @@ load test_helper
 load exec_helper
 
 ID=project-database-decision
+# a workload in no batch: beside ID it runs on its own
+OTHER=locomo-support-group
 
 setup_file() {
 	exec_setup_file server
@@ -58,7 +60,7 @@ finished_bg() {
 prompts_seen() {
 	local i n=0
 	for ((i = 0; i < 600; i++)); do
-		n=$(find "$OUT" -name acp.txt -path '*/capture/*' -exec grep -l 'session/prompt in mode' {} + 2>/dev/null | wc -l)
+		n=$(find "$OUT" -name acp.txt -path '*capture/*' -exec grep -l 'session/prompt in mode' {} + 2>/dev/null | wc -l)
 		[[ $n -ge $1 ]] && return 0
 		sleep 0.1
 	done
@@ -85,14 +87,14 @@ assert_no_worker_left() {
 }
 
 @test "--jobs 2: two workloads run at once, and the records keep selection order when the later one ends first" {
-	select_ids "$T/two.jsonl" "$ID" failure-policy-followup
+	select_ids "$T/two.jsonl" "$ID" "$OTHER"
 	# the first workload's prompts wait 4 s, the second's are answered at once
 	exec_peer echo PEER_DELAY_ON=OceanBase PEER_DELAY=4
 	PC_E2E_PROGRESS=1 exec_run_bub "$T/two.jsonl" --agent "$PEER_AGENT" --jobs 2
 	assert_exit 0
 	run rec '[.workload.id, .status]'
 	assert_output '["project-database-decision","completed"]
-["failure-policy-followup","completed"]'
+["locomo-support-group","completed"]'
 	# overlapping intervals, the second ending first
 	run jq -sr '(.[0].environment | [.started_at, .finished_at]) as [$s0, $f0] |
 		(.[1].environment | [.started_at, .finished_at]) as [$s1, $f1] |
@@ -104,15 +106,15 @@ assert_no_worker_left() {
 	assert_json_files "$(trial_dir 0)/result.json" "$(trial_dir 1)/result.json"
 	# every progress line is whole: workers side by side do not mix them
 	while IFS= read -r line; do
-		[[ $line =~ ^pc-run-bub:\ (workload\ [12]/2:\ |\[($ID|failure-policy-followup)\ [0-9.]+s\]\ ) ]] ||
+		[[ $line =~ ^pc-run-bub:\ (workload\ [12]/2:\ |\[($ID|$OTHER)\ [0-9.]+s\]\ ) ]] ||
 			fail "mixed or foreign progress line: $line"
 	done <<<"$stderr"
-	assert_stderr_contains "workload 1/2: $ID" "workload 2/2: failure-policy-followup" "[failure-policy-followup " "] completed"
+	assert_stderr_contains "workload 1/2: $ID" "workload 2/2: $OTHER" "[$OTHER " "] completed"
 	assert_peer_gone
 }
 
-@test "--jobs 2 under fail-fast: the batch runs one workload after another and skips after its failure, beside a workload outside it" {
-	select_ids "$T/mixed.jsonl" "$ID" failure-policy-timeout failure-policy-followup locomo-support-group
+@test "--jobs 2 under fail-fast: the batch's shared trial runs in one worker, beside a workload outside it" {
+	select_ids "$T/mixed.jsonl" "$ID" failure-policy-timeout failure-policy-followup "$OTHER"
 	exec_peer echo
 	exec_run_bub "$T/mixed.jsonl" --agent "$PEER_AGENT" --jobs 2 --failure-policy fail-fast
 	assert_exit 0
@@ -121,18 +123,17 @@ assert_no_worker_left() {
 ["failure-policy-timeout","failed","fail-fast"]
 ["failure-policy-followup","skipped","fail-fast"]
 ["locomo-support-group","completed","fail-fast"]'
-	# the batch's second member started after its first ended; the workload
-	# outside the batch started before the batch's first member ended
-	run jq -sr '[.[1].environment.started_at >= .[0].environment.finished_at,
-		.[3].environment.started_at < .[0].environment.finished_at] | @text' "$T/records.jsonl"
-	assert_output '[true,true]'
-	run rec 'select(.status == "skipped") | [.job_dir, .trial_dir, .errors, .powercontext.readiness]'
-	assert_output '[null,null,[],null]'
-	[[ ! -e $OUT/failure-policy-followup ]] || fail "a skipped workload left files: $(find "$OUT/failure-policy-followup")"
+	# the batch's members share one trial; the workload outside it started
+	# before that trial ended
+	run jq -sr '[(.[0:3] | map(.trial_dir) | unique | length), .[3].environment.started_at < .[0].environment.finished_at] | @text' "$T/records.jsonl"
+	assert_output '[1,true]'
+	run rec 'select(.status == "skipped") | [.errors, .powercontext.memory_after]'
+	assert_output '[[],null]'
+	[[ ! -e $OUT/failure-policy-followup ]] || fail "a batch member left files outside its batch: $(find "$OUT/failure-policy-followup")"
 }
 
 @test "--jobs 2: a stop with two workloads running finishes both, writes both records, starts nothing more, exits 128+signal" {
-	exec_select "$ID"
+	exec_select "$OTHER"
 	cat "$T/selection.jsonl" "$T/selection.jsonl" "$T/selection.jsonl" >"$T/three.jsonl"
 	exec_peer hang
 	started_bg "$T/three.jsonl" --agent "$PEER_AGENT" --jobs 2
@@ -147,8 +148,8 @@ assert_no_worker_left() {
 	[[ $(rec '[.[].run_id] | unique | length' -s) == 2 ]] || fail "not two runs: $(rec .run_id)"
 	assert_stderr_contains "stopped by SIGTERM"
 	# the third workload never started
-	[[ $(find "$OUT/$ID/harbor-jobs" -mindepth 1 -maxdepth 1 | wc -l) == 2 ]] ||
-		fail "job directories: $(ls "$OUT/$ID/harbor-jobs")"
+	[[ $(find "$OUT/$OTHER/harbor-jobs" -mindepth 1 -maxdepth 1 | wc -l) == 2 ]] ||
+		fail "job directories: $(ls "$OUT/$OTHER/harbor-jobs")"
 	assert_peer_gone
 	assert_no_worker_left
 }
@@ -174,15 +175,16 @@ assert_no_worker_left() {
 	finished_bg
 	assert_exit 143
 	schema_ok e2e-run "$T/records.jsonl"
-	# the rest of the batch was never to run: no record, as without --jobs
+	# the batch's trial ended at the stop: its later member never ran
 	run rec '[.workload.id, .status, .errors]'
-	assert_output '["project-database-decision","failed",["step capture: CancelledError: stopped waiting for session/prompt: pc-run-bub received SIGINT"]]'
+	assert_output '["project-database-decision","failed",["step project-database-decision-capture: CancelledError: stopped waiting for session/prompt: pc-run-bub received SIGINT","the shared trial did not run its steps [\"project-database-decision-recall\"]"]]
+["failure-policy-followup","skipped",[]]'
 	assert_peer_gone
 	assert_no_worker_left
 }
 
 @test "--jobs 2: a worker killed mid-workload leaves it a failed record naming the signal; the other workload's record stands" {
-	select_ids "$T/two.jsonl" "$ID" failure-policy-followup
+	select_ids "$T/two.jsonl" "$ID" "$OTHER"
 	exec_peer echo PEER_DELAY_ON=OceanBase PEER_DELAY=100
 	started_bg "$T/two.jsonl" --agent "$PEER_AGENT" --jobs 2
 	prompts_seen 1
@@ -200,7 +202,7 @@ assert_no_worker_left() {
 	schema_ok e2e-run "$T/records.jsonl"
 	run rec '[.workload.id, .status, .errors, .job_dir == null]'
 	assert_output '["project-database-decision","failed",["the pc-run-bub worker process running this workload ended (signal 9 (Killed)) before writing its record"],true]
-["failure-policy-followup","completed",[],false]'
+["locomo-support-group","completed",[],false]'
 	assert_stderr_contains "[$ID " "failed: the pc-run-bub worker process running this workload ended (signal 9 (Killed))"
 	assert_peer_gone
 	assert_no_worker_left
@@ -209,20 +211,20 @@ assert_no_worker_left() {
 @test "make acceptance JOBS=2: the leg's pc-run-bub runs two workloads at once" {
 	exec_peer echo PEER_DELAY_ON=OceanBase PEER_DELAY=4
 	run --separate-stderr timeout -k 10 "$EXEC_LIMIT" env JOBS=2 PC_E2E_AGENT="$PEER_AGENT" OUTPUT="$T/acceptance" \
-		"$REPO/pipelines/acceptance" --id "$ID" --id failure-policy-followup
+		"$REPO/pipelines/acceptance" --id "$ID" --id "$OTHER"
 	# the echo peer leaves no Memory, so the first workload fails its evaluation
 	assert_exit 2
-	assert_stderr_contains "workload 2/2: failure-policy-followup"
+	assert_stderr_contains "workload 2/2: $OTHER"
 	run jq -sr '(.[0].environment | [.started_at, .finished_at]) as [$s0, $f0] |
 		(.[1].environment | [.started_at, .finished_at]) as [$s1, $f1] |
-		[$s0 < $f1 and $s1 < $f0, $f1 < $f0] | @text' "$T/acceptance/$ID/replay.json" "$T/acceptance/failure-policy-followup/replay.json"
+		[$s0 < $f1 and $s1 < $f0, $f1 < $f0] | @text' "$T/acceptance/$ID/replay.json" "$T/acceptance/$OTHER/replay.json"
 	assert_output '[true,true]'
 	assert_peer_gone
 }
 
 @test "--jobs 2 writing to a closed pipe: the running workers are stopped and waited for, exit 1 naming the write error" {
 	# the first workload's record comes at once, the second's agent would take 100 s
-	exec_select failure-policy-followup "$T/first.jsonl"
+	exec_select "$OTHER" "$T/first.jsonl"
 	exec_select "$ID" "$T/second.jsonl"
 	cat "$T/first.jsonl" "$T/second.jsonl" >"$T/two.jsonl"
 	exec_peer echo PEER_DELAY_ON=OceanBase PEER_DELAY=100

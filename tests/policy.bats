@@ -24,34 +24,95 @@ setup() {
 # batch_run POLICY: the repository's batch:acceptance group on the echo peer,
 # which answers every prompt at once: project-database-decision completes
 # (its Memory is not judged here), the timeout fixture's verifier scores 0,
-# and the follow-up's scores 1 when it runs.
+# and the follow-up's scores 1 when it runs.  Each invocation notes the Scope
+# and model it was bound to in its step's agent/env-seen.txt.
 batch_run() {
 	run --separate-stderr pc-select --manifests "$REPO/manifests" --root "$REPO" --category batch:acceptance
 	assert_exit 0
 	save_stdout "$T/batch.jsonl"
-	exec_peer echo
+	exec_peer echo PEER_ENV_SEEN=/logs/agent/env-seen.txt
 	exec_run_bub "$T/batch.jsonl" --agent "$PEER_AGENT" --failure-policy "$1"
 	assert_exit 0
 }
 
-@test "collect-all runs every workload of a batch, whatever failed before" {
+# pinned ID: the checksum the repository's manifest of workload ID pins.
+pinned() {
+	grep -h -A4 "task_id: $1\$" "$REPO"/manifests/*.yaml | sed -n 's/^ *checksum: //p'
+}
+
+@test "collect-all: a batch's workloads share one trial, each step bound to its member's Scope, every member run" {
 	batch_run collect-all
 	run rec '[.workload.id, .status, .failure_policy]'
 	assert_output '["project-database-decision","completed","collect-all"]
 ["failure-policy-timeout","failed","collect-all"]
 ["failure-policy-followup","completed","collect-all"]'
+	# one run, one job, one trial; a Scope per member
+	run jq -sc '[(map(.run_id) | unique | length), (map(.job_dir) | unique | length), (map(.trial_dir) | unique | length), (map(.scope_id) | unique | length)]' "$T/records.jsonl"
+	assert_output '[1,1,1,3]'
+	[[ $(rec_r '.run_id' | head -1) =~ ^batch-acceptance-[0-9a-f]{12}$ ]] || fail "run id: $(rec_r .run_id)"
+	[[ $(rec_r .job_dir | head -1) == "$OUT"/batch-acceptance/harbor-jobs/batch-acceptance-* ]] || fail "job dir: $(rec_r .job_dir)"
+	# the merged task: the members' steps, prefixed, in order, none gated
+	run jq -c '[.step_results[].step_name]' "$(trial_dir)/result.json"
+	assert_output '["project-database-decision-capture","project-database-decision-recall","failure-policy-timeout-run","failure-policy-followup-run"]'
+	run rec '.batch.steps'
+	assert_output '["project-database-decision-capture","project-database-decision-recall"]
+["failure-policy-timeout-run"]
+["failure-policy-followup-run"]'
+	task=$(echo "$OUT"/batch-acceptance/harbor-runtime-dataset/batch-acceptance-*)
+	assert_files "$task/task.toml" "$task/environment/Dockerfile" "$task/steps/failure-policy-timeout-run/instruction.md"
+	run grep -c min_reward "$task/task.toml"
+	assert_output 0
+	# each member's own checksum
+	for id in project-database-decision failure-policy-timeout failure-policy-followup; do
+		[[ $(rec_r "select(.workload.id == \"$id\") | .batch.source_task_checksum") == "$(pinned "$id")" ]] ||
+			fail "$id: source_task_checksum $(rec_r "select(.workload.id == \"$id\") | .batch.source_task_checksum"), pinned $(pinned "$id")"
+	done
+	# each invocation on its member's Scope (the timeout fixture's agent may
+	# be stopped before it answers, so it is not asked)
+	assert_scopes_bound project-database-decision failure-policy-followup
 }
 
-@test "fail-fast stops a batch at its first failure and records the rest as skipped" {
+@test "a merged batch's evidence is laid out as PowerContext 1.4.1 lays it out, each member with its own steps" {
+	batch_run collect-all
+	exec_normalize --output "$OUT"
+	exec_evaluate --output "$OUT"
+	exec_report --output "$OUT"
+	for id in project-database-decision failure-policy-timeout failure-policy-followup; do
+		assert_files "$OUT/batch-acceptance/tasks/$id/replay.json" "$OUT/batch-acceptance/tasks/$id/eval-report.json" \
+			"$OUT/batch-acceptance/tasks/$id/report.md"
+		[[ ! -e $OUT/$id ]] || fail "a member wrote $OUT/$id"
+	done
+	assert_files "$OUT/batch-acceptance/eval-report.json" "$OUT/batch-acceptance/report.md"
+	run jq -c '[.experiment, [.cases[].name], [.cases[].attributes.batch]]' "$OUT/batch-acceptance/eval-report.json"
+	assert_output '["e2e:batch:acceptance",["project-database-decision","failure-policy-timeout","failure-policy-followup"],["acceptance","acceptance","acceptance"]]'
+	run grep -c '^## `' "$OUT/batch-acceptance/report.md"
+	assert_output 3
+	# a member's replay holds its own steps' evidence and rewards only
+	run jq -c '[.harbor.source_task_checksum == .task.dataset.checksum, .harbor.rewards, ([.native_artifacts[].name | split("/")[1]] | unique)]' \
+		"$OUT/batch-acceptance/tasks/failure-policy-timeout/replay.json"
+	assert_output '[true,{"reward":0},["failure-policy-timeout-run"]]'
+	run jq -c '[.harbor.rewards, ([.native_artifacts[].name | split("/")[1]] | unique)]' "$OUT/batch-acceptance/tasks/project-database-decision/replay.json"
+	assert_output '[{"reward":1},["project-database-decision-capture","project-database-decision-recall"]]'
+	# the task Harbor ran is the merged one, the same for every member
+	run jq -sc 'map(.harbor.task_checksum) | unique | length' "$OUT"/batch-acceptance/tasks/*/replay.json
+	assert_output 1
+}
+
+@test "fail-fast stops a batch's shared trial at its first step below 1 and records the members after it as skipped" {
 	batch_run fail-fast
 	run rec '[.workload.id, .status, .failure_policy]'
 	assert_output '["project-database-decision","completed","fail-fast"]
 ["failure-policy-timeout","failed","fail-fast"]
 ["failure-policy-followup","skipped","fail-fast"]'
-	# nothing ran for the skipped workload: no job, no Server call, no error
-	run rec 'select(.status == "skipped") | [.job_dir, .trial_dir, .errors, .powercontext.readiness, .powercontext.memory_before, .powercontext.memory_after, .powercontext.probes]'
-	assert_output '[null,null,[],null,null,null,[]]'
-	[[ ! -e $OUT/failure-policy-followup ]] || fail "a skipped workload left files: $(find "$OUT/failure-policy-followup")"
+	# Harbor's own gate: every merged step at min_reward 1, the trial ended at the timeout's
+	task=$(echo "$OUT"/batch-acceptance/harbor-runtime-dataset/batch-acceptance-*)
+	run grep -c '^min_reward = 1$' "$task/task.toml"
+	assert_output 4
+	run jq -c '[.step_results[].step_name]' "$(trial_dir)/result.json"
+	assert_output '["project-database-decision-capture","project-database-decision-recall","failure-policy-timeout-run"]'
+	# the skipped member ran nothing and has no final Memory, but had its Scope and baseline
+	run rec 'select(.status == "skipped") | [.errors, .powercontext.memory_after, .powercontext.probes, (.job_dir != null)]'
+	assert_output '[[],null,[],true]'
 	exec_normalize
 	exec_evaluate --failure-policy fail-fast
 	# the timeout and the skip are what the fixtures expect; the first
@@ -63,7 +124,7 @@ batch_run() {
 ["failure-policy-followup",true]'
 }
 
-@test "fail-fast leaves workloads outside the failed batch alone" {
+@test "fail-fast leaves workloads outside the stopped batch alone" {
 	run --separate-stderr pc-select --manifests "$REPO/manifests" --root "$REPO" \
 		--id failure-policy-timeout --id failure-policy-followup --id locomo-support-group
 	assert_exit 0
@@ -75,6 +136,27 @@ batch_run() {
 	assert_output '["failure-policy-timeout","failed"]
 ["failure-policy-followup","skipped"]
 ["locomo-support-group","completed"]'
+}
+
+@test "a batch whose workloads cannot share a trial is refused before anything runs, naming the workload and what differs" {
+	mkdir -p "$T/catalog/manifests" "$T/catalog/tasks"
+	cp -r "$REPO/manifests/harbor-tasks/failure-policy-followup" "$REPO/manifests/harbor-tasks/failure-policy-timeout" "$T/catalog/tasks/"
+	sed -i 's/^timeout_sec = 60.0/timeout_sec = 61.0/' "$T/catalog/tasks/failure-policy-followup/task.toml"
+	for f in acceptance-02-failure-policy-timeout acceptance-03-failure-policy-followup; do
+		sed 's#path: manifests/harbor-tasks#path: tasks#' "$REPO/manifests/$f.yaml" >"$T/catalog/manifests/$f.yaml"
+	done
+	sum=$(harbor_checksum "$T/catalog/tasks/failure-policy-followup")
+	sed -i "s/checksum: .*/checksum: $sum/" "$T/catalog/manifests/acceptance-03-failure-policy-followup.yaml"
+	run --separate-stderr pc-select --manifests "$T/catalog/manifests" --root "$T/catalog" --category batch:acceptance
+	assert_exit 0
+	save_stdout "$T/incompatible.jsonl"
+	exec_peer echo
+	exec_run_bub "$T/incompatible.jsonl" --agent "$PEER_AGENT"
+	assert_exit 1
+	assert_stderr_contains "batch acceptance: workload failure-policy-followup cannot share a trial with failure-policy-timeout: their harbor differ"
+	run cat "$T/records.jsonl"
+	assert_output ""
+	[[ ! -e $OUT/batch-acceptance ]] || fail "a refused batch left $(find "$OUT/batch-acceptance" | head)"
 }
 
 @test "an outcome workload asks nothing of the Server: it runs with none listening" {
@@ -169,4 +251,8 @@ batch_run() {
 @test "1.4.1's own project-database-decision: a failed agent session leaves the step-failure marker and its verifier scores 0 (local runner)" {
 	# regression: the marker was never made, so a failed session scored 1
 	exec_assert_step_failure_marker local
+}
+
+@test "1.4.1's own batch:acceptance is one shared trial on the local runner, and a failed first session stops it under fail-fast" {
+	exec_assert_release_batch local
 }

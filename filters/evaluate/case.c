@@ -4,6 +4,7 @@
 #include "docs.h"
 #include "hash.h"
 #include "json.h"
+#include "outdir.h"
 #include "scores.h"
 
 /* What makes two runs comparable (pc-report's ledger keys its trends by
@@ -54,11 +55,14 @@ static jv dataset_name(jv replay)
 	return jv_string("None");
 }
 
-/* The reference harness's attributes, then pc-e2e's own two: comparability
- * and the run's time (the replay's, so a rescore records the same one). */
+/* The reference harness's attributes, then pc-e2e's own: comparability,
+ * the run's time (the replay's, so a rescore records the same one) and, for
+ * a member of a batch merged into one trial, the batch's name, which says
+ * where its files go (outdir.h). */
 static jv attributes(jv replay, const struct facts *f, const char *policy)
 {
-	return JV_OBJECT(
+	const char *batch = outdir_replay_batch(replay);
+	jv out = JV_OBJECT(
 		jv_string("commit"), json_at(replay, "environment.commit"),
 		jv_string("database"), json_at(replay, "environment.database"),
 		jv_string("dataset"), dataset_name(replay),
@@ -68,6 +72,7 @@ static jv attributes(jv replay, const struct facts *f, const char *policy)
 		jv_string("workload_id"), json_at(replay, "task.id"),
 		jv_string("comparability"), comparability(replay, f, policy),
 		jv_string("finished_at"), json_at(replay, "environment.finished_at"));
+	return batch ? jv_object_set(out, jv_string(OUTDIR_CASE_BATCH), jv_string(batch)) : out;
 }
 
 jv case_build(jv replay, const struct facts *f, const char *policy)

@@ -13,9 +13,12 @@
  */
 #include <getopt.h>
 
+#include "aggregate.h"
 #include "case.h"
 #include "docs.h"
 #include "facts.h"
+#include "json.h"
+#include "outdir.h"
 #include "stage.h"
 #include "verdict.h"
 
@@ -28,13 +31,21 @@ static const char usage[] =
 	"  --experiment-prefix NAME  experiment is NAME:<workload id> (default e2e)\n"
 	"  --failure-policy POLICY   collect-all (default) or fail-fast: the policy the\n"
 	"                            replays ran under, which outcome workloads expect\n"
-	"  --output DIR              also write DIR/<workload id>/eval-report.json\n"
+	"  --output DIR              also write DIR/<workload id>/eval-report.json (a\n"
+	"                            merged batch's members: DIR/batch-<name>/tasks/<id>/,\n"
+	"                            and the batch's DIR/batch-<name>/eval-report.json)\n"
 	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive.\n";
 
 struct options {
 	const char *prefix;
 	const char *policy;
 	const char *output;
+};
+
+/* What the pass over stdin works with; main owns it. */
+struct evaluation_pass {
+	const struct options *o;
+	struct aggregate batches;
 };
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -74,7 +85,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 static int evaluate_one(void *ctx, jv replay, const struct json_reader *raw, jv *doc,
 			int *code, struct pc_err *e)
 {
-	const struct options *o = ctx;
+	const struct options *o = ((struct evaluation_pass *)ctx)->o;
 	struct facts f;
 
 	if (facts_read(replay, raw->text, raw->text_len, o->policy, &f, e) < 0)
@@ -86,26 +97,45 @@ static int evaluate_one(void *ctx, jv replay, const struct json_reader *raw, jv 
 	return 0;
 }
 
+static char *replay_dir(jv replay)
+{
+	jv task = json_get(replay, "task");
+	char *dir = outdir_workload(json_str(task, "id"), outdir_replay_batch(replay));
+
+	jv_free(task);
+	return dir;
+}
+
+static int add_to_batch(void *ctx, jv evaluation, const char *outdir, struct pc_err *e)
+{
+	(void)outdir;
+	return aggregate_add(&((struct evaluation_pass *)ctx)->batches, evaluation, e);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct redactor red;
+	struct evaluation_pass ctx = { .o = &o };
 	int rc = parse_args(argc, argv, &o);
 	const struct stage_pass pass = {
-		"pc-evaluate",
-		SCHEMA_EVIDENCE,
-		&doc_replay,
-		"task.id",
-		"eval-report.json",
-		"no replays on stdin",
-		evaluate_one,
-		&o,
+		.prog = "pc-evaluate",
+		.schema = SCHEMA_EVIDENCE,
+		.shape = &doc_replay,
+		.dir_of = replay_dir,
+		.artifact = "eval-report.json",
+		.none = "no replays on stdin",
+		.make = evaluate_one,
+		.delivered = add_to_batch,
+		.ctx = &ctx,
 	};
 
 	if (rc != 0)
 		return stage_option_exit(rc);
 	redactor_init(&red, environ);
+	aggregate_init(&ctx.batches, o.prefix, o.output, &red);
 	rc = stage_run_pass(&pass, o.output, &red);
+	aggregate_free(&ctx.batches);
 	redactor_free(&red);
 	return rc;
 }

@@ -456,6 +456,17 @@ static const struct field server_fields[] = {
 	END
 };
 static const struct shape s_server = { .kind = SK_OBJECT, .fields = server_fields };
+/* a member of a batch merged into one shared trial: the batch, the steps of
+ * the merged task it owns, and its own task's checksum */
+static const struct field batch_member_fields[] = {
+	{ "name", &s_id, 0, NULL },
+	{ "steps", &s_strings, 0, NULL },
+	{ "source_task_checksum", &s_str, 0, NULL },
+	END
+};
+static const struct shape s_batch_member = {
+	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = batch_member_fields
+};
 static const struct shape s_run_schema = { .kind = SK_STRING, .check = rule_run_schema };
 static const struct shape s_runner = { .kind = SK_STRING, .check = rule_runner };
 static const struct field run_fields[] = {
@@ -468,6 +479,7 @@ static const struct field run_fields[] = {
 	{ "task", &s_task_ref, 0, NULL },
 	{ "job_dir", &s_str_null, 0, NULL },
 	{ "trial_dir", &s_str_null, 0, NULL },
+	{ "batch", &s_batch_member, OPT, NULL },
 	{ "environment", &s_environment, 0, NULL },
 	{ "agent", &s_agent, 0, NULL },
 	{ "failure_policy", &s_policy, OPT, "\"collect-all\"" },

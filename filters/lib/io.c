@@ -204,3 +204,42 @@ const char *io_tmpdir(void)
 
 	return tmp && *tmp ? tmp : "/tmp";
 }
+
+static int copy_file(const char *from, const char *to, struct pc_err *e)
+{
+	struct stat st;
+	char *data = NULL;
+	size_t len;
+	int rc = io_read_text(from, &data, &len, e);
+
+	if (rc == 0 && stat(from, &st) != 0)
+		rc = pc_fail_errno(e, "%s", from);
+	if (rc == 0) {
+		char *dir = pc_xstrdup(to), *slash = strrchr(dir, '/');
+		*slash = '\0';
+		rc = io_write_artifact(dir, slash + 1, data, len, e);
+		if (rc == 0 && chmod(to, st.st_mode & 07777) != 0)
+			rc = pc_fail_errno(e, "%s: cannot set its mode", to);
+		free(dir);
+	}
+	free(data);
+	return rc;
+}
+
+int io_copy_tree(const char *src, const char *dst, struct pc_err *e)
+{
+	jv files = io_find_files(src, NULL);
+	int rc = 0;
+
+	jv_array_foreach(files, i, rel) {
+		char *from = io_join(src, jv_string_value(rel));
+		char *to = io_join(dst, jv_string_value(rel));
+		if (rc == 0)
+			rc = copy_file(from, to, e);
+		free(from);
+		free(to);
+		jv_free(rel);
+	}
+	jv_free(files);
+	return rc;
+}

@@ -26,6 +26,11 @@ int io_write_artifact(const char *dir, const char *name, const char *data,
  * "a/x" before "a-b/x".  Links are followed; a missing root gives []. */
 jv io_find_files(const char *root, const char *const *names);
 
+/* Copy every regular file under src (links followed, as io_find_files
+ * finds them) to the same path under dst, with its permission bits;
+ * directories without files are not made. */
+int io_copy_tree(const char *src, const char *dst, struct pc_err *e);
+
 /* The whole of a file (NUL-terminated; *len without the NUL). */
 int io_read_text(const char *path, char **out, size_t *len, struct pc_err *e);
 

@@ -56,15 +56,15 @@ int stage_option_exit(int result)
 	return result == STAGE_DONE ? EXIT_OK : EXIT_USAGE;
 }
 
-int stage_write_artifact(const char *outdir, const char *id, const char *name,
+int stage_write_artifact(const char *outdir, const char *dir, const char *name,
 			 const struct redactor *r, jv doc, struct pc_err *e)
 {
-	char *dir = io_join(outdir, id);
+	char *path = io_join(outdir, dir);
 	char *text = json_pretty(redact_jv(r, doc));
-	int rc = io_write_artifact(dir, name, text, strlen(text), e);
+	int rc = io_write_artifact(path, name, text, strlen(text), e);
 
 	free(text);
-	free(dir);
+	free(path);
 	return rc;
 }
 
@@ -150,10 +150,10 @@ void stage_input_close(struct stage_input *s)
 	json_reader_free(&s->reader);
 }
 
-int stage_deliver(const char *outdir, const char *id, const char *name,
+int stage_deliver(const char *outdir, const char *dir, const char *name,
 		  const struct redactor *r, jv doc, struct pc_err *e)
 {
-	if (outdir && stage_write_artifact(outdir, id, name, r, jv_copy(doc), e) != 0) {
+	if (outdir && stage_write_artifact(outdir, dir, name, r, jv_copy(doc), e) != 0) {
 		jv_free(doc);
 		return -1;
 	}
@@ -169,15 +169,18 @@ int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct 
 
 	stage_input_open(&in, p->prog, red, p->schema, p->shape);
 	while (stage_input_next(&in, &doc)) {
-		jv out, id = json_at(doc, p->id_path);
+		jv out;
+		char *dir = p->dir_of(doc);
 		int code = EXIT_OK, failed = 0;
 		if (p->make(p->ctx, doc, &in.reader, &out, &code, &e) != 0)
 			status = stage_die(p->prog, red, EXIT_INVALID, e.msg);
-		else if (stage_deliver(outdir, jv_string_value(id), p->artifact, red, out, &e) != 0)
+		else if (p->delivered && p->delivered(p->ctx, jv_copy(out), outdir, &e) != 0)
+			failed = 1, jv_free(out);
+		else if (stage_deliver(outdir, dir, p->artifact, red, out, &e) != 0)
 			failed = 1;
 		else
 			status = stage_worst(status, code);
-		jv_free(id);
+		free(dir);
 		jv_free(doc);
 		/* a sink that cannot be written ends the stream: later
 		 * documents would fail the same way */
@@ -186,6 +189,8 @@ int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct 
 			break;
 		}
 	}
+	if (p->delivered && p->delivered(p->ctx, jv_invalid(), outdir, &e) != 0)
+		status = stage_die(p->prog, red, EXIT_INVALID, e.msg);
 	status = stage_worst(status, in.status);
 	if (in.count == 0 && status == EXIT_OK)
 		status = stage_die(p->prog, red, EXIT_INVALID, p->none);

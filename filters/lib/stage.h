@@ -96,11 +96,17 @@ void stage_input_close(struct stage_input *s);
 struct stage_pass {
 	const char *prog, *schema;
 	const struct shape *shape;
-	const char *id_path;  /* dotted path of the workload id in the input */
-	const char *artifact; /* file name under outdir/<id>/ */
+	/* the input's directory under outdir (owned; outdir.h), where the
+	 * artifact goes */
+	char *(*dir_of)(jv in);
+	const char *artifact; /* its file name there */
 	const char *none;     /* the error when stdin holds no document */
 	int (*make)(void *ctx, jv in, const struct json_reader *raw, jv *out, int *code,
 		    struct pc_err *e);
+	/* NULL, or told of each result (consumed) before it is delivered, and
+	 * of the end of the stream (jv_invalid()): -1 with e filled ends the
+	 * stream with exit 1 */
+	int (*delivered)(void *ctx, jv out, const char *outdir, struct pc_err *e);
 	void *ctx;
 };
 
@@ -108,14 +114,14 @@ struct stage_pass {
  * exit code folds every case's with the input's (1 > 2 > 3 > 0). */
 int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct redactor *red);
 
-/* Deliver one result document (consumed): to outdir/<id>/name when outdir
+/* Deliver one result document (consumed): to outdir/dir/name when outdir
  * is set, then as a line on stdout, both redacted. */
-int stage_deliver(const char *outdir, const char *id, const char *name,
+int stage_deliver(const char *outdir, const char *dir, const char *name,
 		  const struct redactor *r, jv doc, struct pc_err *e);
 
-/* Write doc (consumed, redacted first) indented to outdir/<id>/name
+/* Write doc (consumed, redacted first) indented to outdir/dir/name
  * atomically. */
-int stage_write_artifact(const char *outdir, const char *id, const char *name,
+int stage_write_artifact(const char *outdir, const char *dir, const char *name,
 			 const struct redactor *r, jv doc, struct pc_err *e);
 
 /* Redact then write v (consumed) as one line on stdout. */

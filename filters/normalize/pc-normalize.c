@@ -14,6 +14,7 @@
 #include "hash.h"
 #include "io.h"
 #include "json.h"
+#include "outdir.h"
 #include "stage.h"
 #include "text.h"
 
@@ -24,7 +25,8 @@ static const char usage[] =
 	"Reads powercontext.e2e-run/v1 records on stdin and writes one\n"
 	"powercontext.e2e-evidence/v1 replay per record, rebuilt from the record and\n"
 	"the files under its trial directory.\n"
-	"  --output DIR  also write DIR/<workload id>/replay.json\n";
+	"  --output DIR  also write DIR/<workload id>/replay.json (a merged batch's\n"
+	"                members: DIR/batch-<name>/tasks/<id>/replay.json)\n";
 
 /* The record's errors, each capped: a record from any producer may hold
  * one of any size, a replay does not. */
@@ -48,11 +50,36 @@ static void add_error(jv *errors, char *msg)
 	free(msg);
 }
 
+/* The files named names under the trial directory, relative to it, sorted:
+ * every one, or when steps (borrowed) is an array, those under each of
+ * these steps' directories, step by step (a merged batch's member owns its
+ * own steps only). */
+static jv evidence_files(const char *trial, jv steps, const char *const *names)
+{
+	if (jv_get_kind(steps) != JV_KIND_ARRAY)
+		return io_find_files(trial, names);
+	jv out = jv_array();
+	jv_array_foreach(steps, i, step) {
+		char *rel = text_fmt("steps/%s", jv_string_value(step));
+		char *root = io_join(trial, rel);
+		jv files = io_find_files(root, names);
+		jv_array_foreach(files, j, f) {
+			out = jv_array_append(out, jv_string_fmt("%s/%s", rel, jv_string_value(f)));
+			jv_free(f);
+		}
+		jv_free(files);
+		free(root);
+		free(rel);
+		jv_free(step);
+	}
+	return out;
+}
+
 /* Capture logs, paths sorted, lines in order; a bad line is an error. */
-static jv capture_records(const char *trial, jv *errors)
+static jv capture_records(const char *trial, jv steps, jv *errors)
 {
 	static const char *const names[] = { "powercontext-capture.jsonl", NULL };
-	jv files = io_find_files(trial, names), out = jv_array();
+	jv files = evidence_files(trial, steps, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
 		char *full = io_join(trial, jv_string_value(rel));
@@ -91,11 +118,11 @@ static jv capture_records(const char *trial, jv *errors)
 	return out;
 }
 
-static jv native_artifacts(const char *trial, jv *errors)
+static jv native_artifacts(const char *trial, jv steps, jv *errors)
 {
 	static const char *const names[] = { HARBOR_ACP_SUMMARY_FILE, HARBOR_ACP_EVENTS_FILE,
 					     HARBOR_TRAJECTORY_FILE, NULL };
-	jv files = io_find_files(trial, names), out = jv_array();
+	jv files = evidence_files(trial, steps, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
 		char *full = io_join(trial, jv_string_value(rel)), hex[SHA256_HEX_LEN + 1];
@@ -117,10 +144,10 @@ static jv native_artifacts(const char *trial, jv *errors)
 }
 
 /* One per acp-summary.json with a non-blank instruction. */
-static jv resolved_instructions(const char *trial)
+static jv resolved_instructions(const char *trial, jv steps)
 {
 	static const char *const names[] = { HARBOR_ACP_SUMMARY_FILE, NULL };
-	jv files = io_find_files(trial, names), out = jv_array();
+	jv files = evidence_files(trial, steps, names), out = jv_array();
 
 	jv_array_foreach(files, i, rel) {
 		char *full = io_join(trial, jv_string_value(rel)), hex[SHA256_HEX_LEN + 1];
@@ -161,10 +188,59 @@ static jv str_or_null(jv v)
 	return jv_null();
 }
 
+/* Whether a step result (borrowed) is one of steps (borrowed). */
+static int owned_step(jv step, jv steps)
+{
+	jv name = json_get(step, "step_name");
+	int owned = 0;
+
+	jv_array_foreach(steps, i, s) {
+		owned = owned || jv_equal(jv_copy(name), s);
+	}
+	jv_free(name);
+	return owned;
+}
+
+/* For a member of a merged batch (batch borrowed), what its own steps say
+ * in place of the trial's: the last one's rewards, the first exception
+ * among them, else a failed member's trial exception. */
+static void member_outcome(jv batch, jv result, const char *status, jv *rewards, jv *exception)
+{
+	jv steps = json_get(batch, "steps"), results = json_get(result, "step_results");
+	jv own_rewards = jv_object(), own_exception = jv_null();
+
+	if (jv_get_kind(results) == JV_KIND_ARRAY)
+		jv_array_foreach(results, i, step) {
+			if (owned_step(step, steps)) {
+				jv r = json_at(step, HARBOR_REWARDS_PATH);
+				jv x = json_get(step, "exception_info");
+				jv_free(own_rewards);
+				if (jv_get_kind(r) != JV_KIND_OBJECT)
+					jv_free(r), r = jv_object();
+				own_rewards = r;
+				if (jv_get_kind(own_exception) == JV_KIND_NULL)
+					jv_free(own_exception), own_exception = x;
+				else
+					jv_free(x);
+			}
+			jv_free(step);
+		}
+	if (jv_get_kind(own_exception) != JV_KIND_OBJECT && !strcmp(status, "failed"))
+		jv_free(own_exception);
+	else {
+		jv_free(*exception);
+		*exception = own_exception;
+	}
+	jv_free(*rewards);
+	*rewards = own_rewards;
+	jv_free(steps);
+	jv_free(results);
+}
+
 static jv harbor_observation(jv record, const char *trial)
 {
 	char *result_path = io_join(trial, HARBOR_RESULT_FILE);
-	jv job_dir = json_at(record, "job_dir");
+	jv job_dir = json_at(record, "job_dir"), batch = json_get(record, "batch");
 	jv result = jv_null(), job = jv_null();
 	struct pc_err e;
 
@@ -180,13 +256,17 @@ static jv harbor_observation(jv record, const char *trial)
 	free(result_path);
 	jv rewards = json_at(result, HARBOR_REWARDS_PATH);
 	jv exception = json_at(result, "exception_info");
-	/* a trial runs one task here; batches merged into one trial would name
-	 * each task's own checksum */
+	if (jv_get_kind(batch) == JV_KIND_OBJECT) {
+		jv status = json_get(record, "status");
+		member_outcome(batch, result, jv_string_value(status), &rewards, &exception);
+		jv_free(status);
+	}
 	jv h = JV_OBJECT(jv_string("job_id"), str_or_null(json_at(job, "id")),
 			 jv_string("trial_name"), str_or_null(json_at(result, "trial_name")),
 			 jv_string("trial_uri"), str_or_null(json_at(result, "trial_uri")),
 			 jv_string("task_checksum"), str_or_null(json_at(result, "task_checksum")),
-			 jv_string("source_task_checksum"), jv_null());
+			 jv_string("source_task_checksum"),
+			 str_or_null(json_get(batch, "source_task_checksum")));
 	if (jv_get_kind(rewards) != JV_KIND_OBJECT) {
 		jv_free(rewards);
 		rewards = jv_object();
@@ -203,6 +283,7 @@ static jv harbor_observation(jv record, const char *trial)
 	jv_free(result);
 	jv_free(job);
 	jv_free(job_dir);
+	jv_free(batch);
 	return h;
 }
 
@@ -323,14 +404,19 @@ static jv normalize(jv record)
 	const char *trial =
 		jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
 	jv errors = capped_errors(json_at(record, "errors"));
-	jv captures = trial ? capture_records(trial, &errors) : jv_array();
-	jv artifacts = trial ? native_artifacts(trial, &errors) : jv_array();
-	jv instructions = trial ? resolved_instructions(trial) : jv_array();
+	/* a merged batch's member owns its own steps, none when it was skipped */
+	jv steps = json_at(record, "batch.steps"), status = json_at(record, "status");
+	const char *files = trial;
+	if (!strcmp(jv_string_value(status), "skipped") && jv_get_kind(steps) == JV_KIND_ARRAY)
+		files = NULL;
+	jv captures = files ? capture_records(files, steps, &errors) : jv_array();
+	jv artifacts = files ? native_artifacts(files, steps, &errors) : jv_array();
+	jv instructions = files ? resolved_instructions(files, steps) : jv_array();
 	jv harbor = trial ? harbor_observation(record, trial)
 			  : harbor_observation(record, "/nonexistent");
 	/* evidence that cannot be read fails a run that completed; a failed
 	 * outcome run may have no error, and a skipped one has nothing */
-	jv status = json_at(record, "status");
+	jv_free(steps);
 	if (jv_array_length(jv_copy(errors)) > 0 && !strcmp(jv_string_value(status), "completed")) {
 		jv_free(status);
 		status = jv_string("failed");
@@ -363,6 +449,18 @@ static int normalize_one(void *ctx, jv record, const struct json_reader *raw, jv
 	return 0;
 }
 
+static char *record_dir(jv record)
+{
+	jv workload = json_get(record, "workload"), batch = json_at(record, "batch.name");
+	char *dir = outdir_workload(json_str(workload, "id"), jv_get_kind(batch) == JV_KIND_STRING
+								      ? jv_string_value(batch)
+								      : NULL);
+
+	jv_free(workload);
+	jv_free(batch);
+	return dir;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -371,14 +469,13 @@ int main(int argc, char **argv)
 	};
 	const struct stage_cli cli = { "pc-normalize", usage, "", longs, argc, argv };
 	const struct stage_pass pass = {
-		"pc-normalize",
-		SCHEMA_RUN,
-		&doc_run,
-		"workload.id",
-		"replay.json",
-		"no run records on stdin",
-		normalize_one,
-		NULL,
+		.prog = "pc-normalize",
+		.schema = SCHEMA_RUN,
+		.shape = &doc_run,
+		.dir_of = record_dir,
+		.artifact = "replay.json",
+		.none = "no run records on stdin",
+		.make = normalize_one,
 	};
 	const char *output = NULL;
 	struct redactor red;

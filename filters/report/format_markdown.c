@@ -109,6 +109,16 @@ void markdown_add_workload_file(struct sbuf *b, const struct report_case *c)
 	markdown_case(b, c, 1);
 }
 
+void markdown_add_batch_member(struct sbuf *b, const struct report_case *c, const char *batch)
+{
+	if (!b->len)
+		sbuf_addf(b, "# PowerContext end-to-end Memory evaluation: batch `%s`\n\n"
+			     "Its workloads ran in one shared trial, run `%s`.\n",
+			  batch, report_attribute(c, "run_id"));
+	sbuf_add(b, "\n");
+	markdown_case(b, c, 2);
+}
+
 static void markdown_row(void *ctx, const struct report_case *c)
 {
 	struct report_out *o = ctx;

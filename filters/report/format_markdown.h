@@ -9,5 +9,8 @@
 /* c as a markdown document of its own: the layout of the reference
  * harness's report.md. */
 void markdown_add_workload_file(struct sbuf *b, const struct report_case *c);
+/* A member of a merged batch in the batch's report.md (b empty: the first,
+ * after the batch's heading). */
+void markdown_add_batch_member(struct sbuf *b, const struct report_case *c, const char *batch);
 
 #endif

@@ -24,6 +24,7 @@
 #include "io.h"
 #include "json.h"
 #include "ledger.h"
+#include "outdir.h"
 #include "report.h"
 #include "stage.h"
 #include "text.h"
@@ -172,12 +173,25 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		cs->count[v]++;
 		cs->status = stage_worst(cs->status, code);
 		jv name = jv_object_get(jv_copy(kase), jv_string("name"));
+		jv batch = json_at(kase, "attributes." OUTDIR_CASE_BATCH);
 		if (check_names && !cs->bad_name && shape_check_id(name, why, sizeof why) != 0)
 			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)",
 						jv_string_value(name), why);
-		/* the verdict judged here, and the name as given, travel with it */
+		if (check_names && !cs->bad_name && jv_get_kind(batch) != JV_KIND_NULL &&
+		    shape_check_id(batch, why, sizeof why) != 0)
+			cs->bad_name = text_fmt("case \"%s\": its batch is not a workload id (%s)",
+						jv_string_value(name), why);
+		/* the verdict judged here, and the directory of its files, travel with it */
+		const char *in =
+			jv_get_kind(batch) == JV_KIND_STRING ? jv_string_value(batch) : NULL;
+		char *dir = jv_get_kind(name) == JV_KIND_STRING
+				    ? outdir_workload(jv_string_value(name), in)
+				    : NULL;
 		report_spool(cs->spool, redact_jv(red, jv_string(experiment)), redact_jv(red, kase),
-			     name, v, jv_null());
+			     dir ? jv_string(dir) : jv_null(), v, jv_null());
+		free(dir);
+		jv_free(batch);
+		jv_free(name);
 	}
 	jv_free(list);
 }
@@ -208,20 +222,55 @@ struct files_pass {
 	const char *outdir;
 	struct pc_err e;
 	int failed;
+	/* the merged batch whose members are being read: its name and run id
+	 * (owned, NULL for none) and its report.md so far */
+	char *batch, *run_id;
+	struct sbuf batch_md;
 };
+
+static void write_report_md(struct files_pass *f, const char *rel, char *text)
+{
+	char *dir = io_join(f->outdir, rel);
+
+	if (!f->failed)
+		f->failed = io_write_artifact(dir, "report.md", text, strlen(text), &f->e) != 0;
+	free(dir);
+	free(text);
+}
+
+/* The open batch's report.md, once its last member was read. */
+static void close_batch(struct files_pass *f)
+{
+	if (f->batch) {
+		char *rel = outdir_batch(f->batch);
+		write_report_md(f, rel, sbuf_take(&f->batch_md));
+		free(rel);
+	}
+	free(f->batch);
+	free(f->run_id);
+	f->batch = f->run_id = NULL;
+}
 
 static void write_case_file(void *ctx, const struct report_case *c)
 {
 	struct files_pass *f = ctx;
 	struct sbuf b = { 0 };
+	jv batch = json_at(c->kase, "attributes." OUTDIR_CASE_BATCH);
+	const char *run_id = report_attribute(c, "run_id");
 
-	if (f->failed)
-		return;
 	markdown_add_workload_file(&b, c);
-	char *text = sbuf_take(&b), *dir = io_join(f->outdir, c->dir);
-	f->failed = io_write_artifact(dir, "report.md", text, strlen(text), &f->e) != 0;
-	free(dir);
-	free(text);
+	write_report_md(f, c->dir, sbuf_take(&b));
+	if (f->batch && (jv_get_kind(batch) != JV_KIND_STRING ||
+			 strcmp(f->batch, jv_string_value(batch)) || strcmp(f->run_id, run_id)))
+		close_batch(f);
+	if (jv_get_kind(batch) == JV_KIND_STRING) {
+		if (!f->batch) {
+			f->batch = pc_xstrdup(jv_string_value(batch));
+			f->run_id = pc_xstrdup(run_id);
+		}
+		markdown_add_batch_member(&f->batch_md, c, f->batch);
+	}
+	jv_free(batch);
 }
 
 struct trend_pass {
@@ -308,8 +357,9 @@ static int run(const struct options *o, const struct redactor *red)
 		free(msg);
 	}
 	if (status == EXIT_OK && o->output) {
-		struct files_pass f = { o->output, { { 0 } }, 0 };
+		struct files_pass f = { .outdir = o->output };
 		report_each_case(&cs, write_case_file, &f);
+		close_batch(&f);
 		if (f.failed || cs.read_failed)
 			status = stage_die("pc-report", red, EXIT_INVALID,
 					   f.failed ? f.e.msg : "cannot read back the spool file");

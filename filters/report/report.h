@@ -20,7 +20,7 @@
 struct report_case {
 	jv kase; /* one case of an evaluation document, redacted */
 	const char *experiment;
-	const char *dir; /* its name as given, for --output's directory */
+	const char *dir; /* its directory under --output (outdir.h), or NULL */
 	enum verdict verdict;
 	jv trend; /* its comparable runs from the ledger, oldest first, or null */
 };

@@ -144,6 +144,26 @@ static char *agent_env_json(const struct run *r)
 	return out;
 }
 
+/* A merged batch's agent invocations, each as what it sets over the
+ * agent's environment: its member's scope and model. */
+static char *invocations_json(const struct run *r)
+{
+	jv list = jv_array();
+
+	jv_array_foreach(r->invocations, i, inv) {
+		const char *model = json_str(inv, "model");
+		jv env = JV_OBJECT(jv_string("POWERCONTEXT_BUB_SCOPE_ID"), json_get(inv, "scope"));
+		if (model)
+			env = jv_object_set(env, jv_string("BUB_MODEL"), jv_string(model));
+		list = jv_array_append(list, env);
+		jv_free(inv);
+	}
+	jv text = jv_dump_string(list, 0);
+	char *out = pc_xstrdup(jv_string_value(text));
+	jv_free(text);
+	return out;
+}
+
 /* Harbor's environment: what it needs to run and to find pc-e2e's classes,
  * never the rest of this process's (secrets included).  A remote type's
  * credentials are its <TYPE>_* variables (DAYTONA_API_KEY, E2B_API_KEY, …). */
@@ -278,6 +298,11 @@ static int run_harbor(const struct run *r, const char *task_dir, const char *job
 	harbor_env(r->fleet->project, r->fleet->o->harbor_env, &env);
 	env_set(&env, "PC_E2E_HARBOR_AGENT_ENV", agent);
 	free(agent);
+	if (jv_get_kind(r->invocations) == JV_KIND_ARRAY) {
+		char *invocations = invocations_json(r);
+		env_set(&env, "PC_E2E_HARBOR_INVOCATIONS", invocations);
+		free(invocations);
+	}
 	long long deadline = harbor_deadline_ms(r, task_dir);
 	if (proc_spawn(&p, argv, env.v, job_dir, log, 0, e) != 0)
 		rc = -1;
@@ -346,7 +371,7 @@ static void note_agent(struct runner_result *res, jv step)
 }
 
 /* One step's result (borrowed), or a single-step trial's, which Harbor
- * keeps at the top level: its exception as an error, its agent, its gate. */
+ * keeps at the top level: its exception as an error, and its agent. */
 static void read_step(struct run *r, struct runner_result *res, jv step, const char *name)
 {
 	jv exception = json_get(step, "exception_info");
@@ -354,8 +379,6 @@ static void read_step(struct run *r, struct runner_result *res, jv step, const c
 	if (jv_get_kind(exception) == JV_KIND_OBJECT)
 		run_step_exception(r, name, exception);
 	note_agent(res, step);
-	if (r->gated && json_number_at(step, HARBOR_REWARDS_PATH ".reward", 0) < 1)
-		res->gate_closed = 1;
 	jv_free(exception);
 }
 
@@ -377,14 +400,14 @@ static void read_trial(struct run *r, struct runner_result *res)
 	if (jv_get_kind(steps) == JV_KIND_ARRAY) {
 		jv trial_exception = json_get(result, "exception_info");
 		if (jv_get_kind(trial_exception) == JV_KIND_OBJECT)
-			run_step_exception(r, "(trial)", trial_exception);
+			run_step_exception(r, RUN_TRIAL_STEP, trial_exception);
 		jv_free(trial_exception);
 		jv_array_foreach(steps, i, step) {
 			read_step(r, res, step, json_str(step, "step_name"));
 			jv_free(step);
 		}
 	} else
-		read_step(r, res, result, "(trial)");
+		read_step(r, res, result, RUN_TRIAL_STEP);
 	jv_free(steps);
 	jv rewards = json_at(result, HARBOR_REWARDS_PATH);
 	jv_free(res->rewards);

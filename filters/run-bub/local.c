@@ -97,11 +97,12 @@ static void run_trial(struct run *r, struct runner_result *res, const char *task
 		steps = jv_array();
 	}
 	jv_array_foreach(steps, i, step) {
+		if (!stop && json_str(step, "name") && run_bind_invocation(r, i) != 0)
+			stop = 1;
 		if (!stop && json_str(step, "name")) {
 			jv result = local_step(r, res, task_dir, task_toml, step, &stop);
-			jv min = r->gated ? jv_number(1) : json_get(step, "min_reward");
-			if (!stop && below_min_reward(result, min))
-				stop = res->gate_closed = 1;
+			jv min = json_get(step, "min_reward");
+			stop = stop || below_min_reward(result, min);
 			jv_free(min);
 			results = jv_array_append(results, result);
 		}

@@ -3,8 +3,8 @@
  * Main reads the options and the selections, checks what every workload
  * needs before any runs, and runs the fleet: each workload from run_begin
  * to run_end (run.c) through workload_run (workload.c), by the runner
- * --runner names (runners.c).  Under fail-fast, a batch group stops at its
- * first failure and the rest of it is recorded as skipped.
+ * --runner names (runners.c).  The workloads of a batch:<name> group share
+ * one trial (batch.c).
  */
 #include <getopt.h>
 #include <limits.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "batch.h"
 #include "docs.h"
 #include "io.h"
 #include "jobs.h"
@@ -63,13 +64,13 @@ static char *usage_text(void)
 		"                   loopback): workload W as openai:pc-e2e-scripted/W@<sha12>,\n"
 		"                   the first 12 hex digits of the sha256 of DIR/W.json\n"
 		"  --failure-policy POLICY  collect-all (default): run every workload;\n"
-		"                   fail-fast: stop a batch:<name> group at its first failure\n"
-		"                   and record the rest of it as skipped\n"
+		"                   fail-fast: a batch:<name> group's shared trial stops at its\n"
+		"                   first step scoring below 1, and the members after it are\n"
+		"                   recorded as skipped\n"
 		"  --jobs N         run up to N workloads at once (1 to " JOBS_MAX_TEXT
 		", default 1), each in a\n"
 		"                   worker process of its own; records stay in selection order,\n"
-		"                   and a fail-fast batch:<name> group runs one workload at a "
-		"time\n");
+		"                   and a batch:<name> group is one trial in one worker\n");
 	return sbuf_take(&b);
 }
 
@@ -288,58 +289,40 @@ static char *output_dir(const struct options *o, struct pc_err *e)
 }
 
 /* The workloads of one unit (-1: every one) in selection order, each record
- * written as soon as it is made.  Under fail-fast a batch stops at its first
- * failure; after a stop request no workload starts. */
+ * written as soon as it is made; a merged batch's, once its shared trial
+ * ended.  After a stop request no workload starts. */
 static int run_selections(const struct fleet *f, int unit)
 {
-	jv stopped = jv_object(); /* batches a failure stopped, under fail-fast */
-	int status = EXIT_OK, fail_fast = !strcmp(f->o->policy, "fail-fast");
+	int status = EXIT_OK;
 	struct pc_err e;
 
 	for (int i = 0; i < f->n && status == EXIT_OK && !proc_stop_signal(); i++) {
-		if (unit >= 0 && f->unit_of[i] != unit)
+		/* a batch's later members run with its first */
+		if ((unit >= 0 && f->unit_of[i] != unit) || f->unit_of[i] != i)
 			continue;
-		struct run r;
-		run_begin(&r, f, i);
-		const char *batch = fail_fast ? run_batch(r.workload) : NULL;
-		jv stop = batch ? jv_object_get(jv_copy(stopped), jv_string(batch)) : jv_invalid();
+		jv records, w = jv_getpath(jv_copy(f->selections),
+					   JV_ARRAY(jv_number(i), jv_string("workload")));
 		if (f->progress)
 			fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, f->n,
-				json_str(r.workload, "id"));
-		jv record = jv_is_valid(stop) ? workload_unrun(&r, NULL) : workload_run(&r);
-		if (batch &&
-		    (r.result.gate_closed || !strcmp(json_str(record, "status"), "failed")))
-			stopped = jv_object_set(stopped, jv_string(batch), jv_true());
-		if (stage_emit(f->red, record, &e) != 0)
-			status = stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
-		jv_free(stop);
-		run_end(&r);
-	}
-	jv_free(stopped);
-	return status;
-}
-
-/* Per workload, the first workload of the unit one worker runs: its own
- * index, or under fail-fast the first of its batch, so that a batch stays
- * one workload after another. */
-static int *units_of(const struct options *o, jv selections, int n)
-{
-	int *unit = pc_xmalloc((size_t)n * sizeof *unit),
-	    fail_fast = !strcmp(o->policy, "fail-fast");
-	jv first = jv_object(); /* batch name: the index of its first workload */
-
-	jv_array_foreach(selections, i, sel) {
-		jv w = jv_object_get(sel, jv_string("workload"));
-		const char *batch = fail_fast ? run_batch(w) : NULL;
-		jv seen = batch ? jv_object_get(jv_copy(first), jv_string(batch)) : jv_invalid();
-		unit[i] = jv_is_valid(seen) ? (int)jv_number_value(seen) : i;
-		if (batch && !jv_is_valid(seen))
-			first = jv_object_set(first, jv_string(batch), jv_number(i));
-		jv_free(seen);
+				json_str(w, "id"));
 		jv_free(w);
+		if (batch_size(f, i) > 1)
+			records = batch_run(f, i);
+		else {
+			struct run r;
+			run_begin(&r, f, i);
+			records = JV_ARRAY(workload_run(&r));
+			run_end(&r);
+		}
+		jv_array_foreach(records, k, record) {
+			if (status == EXIT_OK && stage_emit(f->red, record, &e) != 0)
+				status = stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
+			else if (status != EXIT_OK)
+				jv_free(record);
+		}
+		jv_free(records);
 	}
-	jv_free(first);
-	return unit;
+	return status;
 }
 
 static int run_unit(void *fleet, int unit)
@@ -398,6 +381,8 @@ static int run_all(const struct options *o, const struct redactor *red)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK && check_models(o, selections, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+	if (status == EXIT_OK && batch_check(selections, &e) != 0)
+		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK && pc_client_init(&client, environ, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status != EXIT_OK) {
@@ -432,7 +417,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 		.agent = &agent,
 		.selections = selections,
 		.n = n,
-		.unit_of = units_of(o, selections, n),
+		.unit_of = batch_units(selections, n),
 		.progress = isatty(STDERR_FILENO) || getenv("PC_E2E_PROGRESS"),
 	};
 	if (status == EXIT_OK)

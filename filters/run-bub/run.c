@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docs.h"
 #include "harbor.h"
 #include "json.h"
+#include "outdir.h"
 #include "proc.h"
 #include "run.h"
 #include "text.h"
@@ -23,8 +23,9 @@ void run_begin(struct run *r, const struct fleet *f, int i)
 	harbor_random_hex(hex, 12);
 	snprintf(r->run_id, sizeof r->run_id, "%s-%s", id, hex);
 	r->scope = text_fmt("e2e:%s", r->run_id);
-	r->jobs_dir = text_fmt("%s/%s/harbor-jobs", f->outdir, id);
-	r->gated = !strcmp(f->o->policy, "fail-fast") && run_batch(r->workload);
+	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, f->outdir, id);
+	r->invocations = jv_null();
+	r->batch = jv_null();
 	r->errors = jv_array();
 	r->result = runner_result_none();
 	r->started_ms = proc_now_ms();
@@ -38,6 +39,8 @@ void run_end(struct run *r)
 	free(r->scope);
 	free(r->jobs_dir);
 	free(r->agent_model);
+	jv_free(r->invocations);
+	jv_free(r->batch);
 	jv_free(r->errors);
 	free(r->result.job_dir);
 	free(r->result.trial_dir);
@@ -51,19 +54,35 @@ struct runner_result runner_result_none(void)
 	return (struct runner_result){ .rewards = jv_null(), .agent_info = jv_null() };
 }
 
-const char *run_batch(jv workload)
+void run_join_batch(struct run *r, const char *run_id, const char *batch)
 {
-	jv categories = json_get(workload, "categories");
-	const char *batch = NULL;
+	char *dir = outdir_batch(batch);
 
-	jv_array_foreach(categories, i, c) {
-		/* the string lives on in workload */
-		if (!batch)
-			batch = docs_batch_name(jv_string_value(c));
-		jv_free(c);
+	snprintf(r->run_id, sizeof r->run_id, "%s", run_id);
+	free(r->scope);
+	r->scope = text_fmt("e2e:%s:%s", run_id, json_str(r->workload, "id"));
+	free(r->jobs_dir);
+	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, r->fleet->outdir, dir);
+	free(dir);
+}
+
+int run_bind_invocation(struct run *r, int i)
+{
+	if (jv_get_kind(r->invocations) != JV_KIND_ARRAY)
+		return 0;
+	jv invocation = jv_array_get(jv_copy(r->invocations), i);
+	if (!jv_is_valid(invocation)) {
+		jv_free(invocation);
+		run_error(r, "the merged task has no scope for agent invocation %d", i + 1);
+		return -1;
 	}
-	jv_free(categories);
-	return batch;
+	const char *model = json_str(invocation, "model");
+	free(r->scope);
+	r->scope = pc_xstrdup(json_str(invocation, "scope"));
+	free(r->agent_model);
+	r->agent_model = model ? pc_xstrdup(model) : NULL;
+	jv_free(invocation);
+	return 0;
 }
 
 void run_progress(const struct run *r, const char *fmt, ...)
@@ -101,6 +120,8 @@ void run_error(struct run *r, const char *fmt, ...)
 
 void run_step_exception(struct run *r, const char *step, jv exception)
 {
+	if (jv_get_kind(r->invocations) == JV_KIND_ARRAY && strcmp(step, RUN_TRIAL_STEP))
+		return;
 	run_error(r, "step %s: %s: %s", step, json_str(exception, "exception_type"),
 		  json_str(exception, "exception_message"));
 }

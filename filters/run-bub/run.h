@@ -55,7 +55,6 @@ struct runner_result {
 	jv rewards;       /* owned: the trial's rewards, or null */
 	jv agent_info;    /* owned: agentInfo from the first initialize, or null */
 	double protocol;  /* the protocolVersion initialize answered, 0 for none */
-	int gate_closed;  /* a step of a gated run scored below 1 */
 };
 
 /* One workload's run. */
@@ -67,7 +66,12 @@ struct run {
 	char *scope;       /* owned: its name, until the Server gives the scope an id */
 	char *jobs_dir;    /* owned: DIR/<workload id>/harbor-jobs */
 	char *agent_model; /* owned: BUB_MODEL for this workload; NULL when model-free */
-	int gated;         /* a step below 1 stops the trial (fail-fast batch) */
+	/* owned: for the shared trial of a merged batch, each agent
+	 * invocation's {scope, model} in order (run_bind_invocation); else null */
+	jv invocations;
+	/* owned: for a member of a merged batch, its record's batch block
+	 * ({name, steps, source_task_checksum}); else null */
+	jv batch;
 	char started[CLOCK_UTC_LEN];
 	long long started_ms;
 	jv errors;                   /* owned: the run's errors, strings */
@@ -80,18 +84,27 @@ struct run {
 void run_begin(struct run *r, const struct fleet *f, int i);
 void run_end(struct run *r);
 
+/* Make r (just begun) a part of the merged batch's run run_id: its job
+ * directories under DIR/batch-<batch>/, its scope named for its workload. */
+void run_join_batch(struct run *r, const char *run_id, const char *batch);
+
+/* Bind the agent's next invocation, the i-th of the trial, to its member's
+ * scope and model; nothing to do outside a merged batch's trial, -1 (an
+ * error of r) when the trial has no invocation i. */
+int run_bind_invocation(struct run *r, int i);
+
 /* Nothing made or seen yet: what a runner starts its result from. */
 struct runner_result runner_result_none(void);
-
-/* The workload's batch:<name> group (borrowed from workload), or NULL. */
-const char *run_batch(jv workload);
 
 /* Progress on stderr when asked for, and an error of the run (both printf). */
 void run_progress(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The Harbor exception a step or trial recorded as the run error
- * "step <s>: <type>: <message>" (borrowed). */
+ * "step <s>: <type>: <message>" (borrowed).  A merged batch's trial
+ * leaves its steps' exceptions to the members that own the steps; the
+ * trial's own (step RUN_TRIAL_STEP) is its error. */
+#define RUN_TRIAL_STEP "(trial)"
 void run_step_exception(struct run *r, const char *step, jv exception);
 
 /* A step's deadlines in seconds as Harbor reads task.toml (both borrowed):

@@ -263,3 +263,96 @@ int toml_load(const char *path, jv *out, struct pc_err *e)
 	free(text);
 	return rc;
 }
+
+/* ---- writing ---- */
+
+static void dump_key(struct sbuf *b, const char *key)
+{
+	static const char bare_chars[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+	size_t bare = strspn(key, bare_chars);
+
+	if (*key && !key[bare])
+		sbuf_add(b, key);
+	else
+		sbuf_addf(b, "\"%s\"", key);
+}
+
+static void dump_scalar(struct sbuf *b, jv v)
+{
+	if (jv_get_kind(v) == JV_KIND_STRING) {
+		sbuf_add(b, "\"");
+		for (const char *p = jv_string_value(v); *p; p++) {
+			const char *esc = strchr("\\\"\n\t\r", *p);
+			if (esc)
+				sbuf_addf(b, "\\%c", "\\\"ntr"[esc - "\\\"\n\t\r"]);
+			else
+				sbuf_addn(b, p, 1);
+		}
+		sbuf_add(b, "\"");
+	} else if (jv_get_kind(v) == JV_KIND_ARRAY) {
+		sbuf_add(b, "[");
+		jv_array_foreach(v, i, item) {
+			sbuf_add(b, i ? ", " : "");
+			dump_scalar(b, item);
+			jv_free(item);
+		}
+		sbuf_add(b, "]");
+	} else {
+		jv text = jv_dump_string(jv_copy(v), 0);
+		sbuf_add(b, jv_string_value(text));
+		jv_free(text);
+	}
+}
+
+static int is_table_array(jv v)
+{
+	int tables = jv_get_kind(v) == JV_KIND_ARRAY && jv_array_length(jv_copy(v)) > 0;
+
+	if (tables)
+		jv_array_foreach(v, i, item) {
+			tables = tables && jv_get_kind(item) == JV_KIND_OBJECT;
+			jv_free(item);
+		}
+	return tables;
+}
+
+static void dump_table(struct sbuf *b, const char *path, jv table)
+{
+	for (int pass = 0; pass < 3; pass++)
+		jv_object_foreach(table, key, v) {
+			int kind = jv_get_kind(v) == JV_KIND_OBJECT ? 1 : is_table_array(v) ? 2
+											    : 0;
+			if (kind == pass) {
+				struct sbuf name = { 0 };
+				sbuf_addf(&name, "%s%s", path, *path ? "." : "");
+				dump_key(&name, jv_string_value(key));
+				char *sub = sbuf_take(&name);
+				if (pass == 0) {
+					dump_key(b, jv_string_value(key));
+					sbuf_add(b, " = ");
+					dump_scalar(b, v);
+					sbuf_add(b, "\n");
+				} else if (pass == 1) {
+					sbuf_addf(b, "\n[%s]\n", sub);
+					dump_table(b, sub, v);
+				} else
+					jv_array_foreach(v, i, item) {
+						sbuf_addf(b, "\n[[%s]]\n", sub);
+						dump_table(b, sub, item);
+						jv_free(item);
+					}
+				free(sub);
+			}
+			jv_free(key);
+			jv_free(v);
+		}
+}
+
+char *toml_dump(jv doc)
+{
+	struct sbuf b = { 0 };
+
+	dump_table(&b, "", doc);
+	return sbuf_take(&b);
+}

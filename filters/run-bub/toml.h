@@ -15,4 +15,9 @@
 
 int toml_load(const char *path, jv *out, struct pc_err *e);
 
+/* A table toml_load made (borrowed), written back in that subset (owned):
+ * scalars and arrays of scalars, then sub-tables, then arrays of tables,
+ * each in its keys' order. */
+char *toml_dump(jv doc);
+
 #endif

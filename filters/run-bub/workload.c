@@ -86,27 +86,33 @@ static int open_scope(struct run *r, int memory)
 	return rc;
 }
 
-/* Readiness, baseline, execution; what failed is in r->errors.  Outcome
- * workloads need no Memory, so they touch the Server only through the agent. */
-static void execute(struct run *r, int memory, jv *readiness, jv *before)
+int workload_is_memory(const struct run *r)
+{
+	jv evaluation = json_get(r->workload, "evaluation");
+	int memory = docs_evaluation_kind(evaluation) == EVALUATION_MEMORY;
+
+	jv_free(evaluation);
+	return memory;
+}
+
+int workload_prepare(struct run *r, jv *readiness, jv *before)
 {
 	const struct fleet *f = r->fleet;
+	int memory = workload_is_memory(r);
 	struct pc_err e;
-	jv task = jv_object_get(jv_copy(r->selection), jv_string("task"));
-	const char *dir = json_str(task, "dir");
 
+	if (resolve_model(r) != 0 || open_scope(r, memory) != 0)
+		return -1;
 	if (memory && pc_ready(f->client, readiness, &e) != 0)
 		run_error(r, "readiness: %s", e.msg);
 	else if (memory && pc_memory_snapshot(f->client, f->api, r->scope, before, &e) != 0)
 		run_error(r, "memory baseline: %s", e.msg);
 	else
-		r->result = f->o->runner->run(r, dir);
-	jv_free(task);
+		return 0;
+	return -1;
 }
 
-/* Agents, verifiers and the runners all write under the job directory;
- * none of it may keep a secret. */
-static void scrub(struct run *r)
+void workload_scrub(struct run *r)
 {
 	const char *job_dir = r->result.job_dir;
 
@@ -179,6 +185,8 @@ static jv run_record(const struct run *r, const char *status, jv powercontext)
 		jv_string("task"), json_get(r->selection, "task"),
 		jv_string("job_dir"), json_string_or_null(r->result.job_dir),
 		jv_string("trial_dir"), json_string_or_null(r->result.trial_dir));
+	if (jv_get_kind(r->batch) == JV_KIND_OBJECT)
+		record = jv_object_set(record, jv_string("batch"), jv_copy(r->batch));
 	jv environment = JV_OBJECT(
 		jv_string("commit"), jv_string(f->commit),
 		jv_string("database"), jv_string(database ? database : "sqlite"),
@@ -216,23 +224,16 @@ static jv server_answers(const struct run *r, jv readiness, jv before, jv after,
 		jv_string("probes"), probes);
 }
 
-jv workload_run(struct run *r)
+jv workload_finish(struct run *r, int skipped, jv readiness, jv before)
 {
-	jv evaluation = json_get(r->workload, "evaluation");
-	int memory = docs_evaluation_kind(evaluation) == EVALUATION_MEMORY;
-	jv readiness = jv_null(), before = jv_null(), after = jv_null(), probes = jv_array();
+	jv after = jv_null(), probes = jv_array();
 	struct pc_err e;
 
-	jv_free(evaluation);
-	run_progress(r, "run %s", r->run_id);
-	if (resolve_model(r) == 0 && open_scope(r, memory) == 0)
-		execute(r, memory, &readiness, &before);
-	scrub(r);
 	/* a workload a stop cut short did not complete, whatever recorded it */
-	if (proc_stop_signal() && jv_array_length(jv_copy(r->errors)) == 0)
+	if (!skipped && proc_stop_signal() && jv_array_length(jv_copy(r->errors)) == 0)
 		run_error(r, "stopped: pc-run-bub received %s while the workload ran",
 			  proc_stop_name());
-	if (jv_get_kind(readiness) != JV_KIND_NULL) {
+	if (!skipped && jv_get_kind(readiness) != JV_KIND_NULL) {
 		if (pc_memory_snapshot(r->fleet->client, r->fleet->api, r->scope, &after, &e) != 0)
 			run_error(r, "final Memory: %s", e.msg), after = jv_null();
 		else {
@@ -240,11 +241,25 @@ jv workload_run(struct run *r)
 			probes = probes_collect(r);
 		}
 	}
-	int failed = jv_array_length(jv_copy(r->errors)) > 0 || (!memory && reward_failed(r));
-	const char *status = failed ? "failed" : "completed";
+	int failed = jv_array_length(jv_copy(r->errors)) > 0 ||
+		     (!workload_is_memory(r) && reward_failed(r));
+	const char *status = skipped ? "skipped" : failed ? "failed"
+							  : "completed";
 	jv record = run_record(r, status, server_answers(r, readiness, before, after, probes));
 	run_progress(r, "%s", status);
 	return record;
+}
+
+jv workload_run(struct run *r)
+{
+	jv readiness = jv_null(), before = jv_null(), task = json_get(r->selection, "task");
+
+	run_progress(r, "run %s", r->run_id);
+	if (workload_prepare(r, &readiness, &before) == 0)
+		r->result = r->fleet->o->runner->run(r, json_str(task, "dir"));
+	jv_free(task);
+	workload_scrub(r);
+	return workload_finish(r, 0, readiness, before);
 }
 
 /* Nothing more is known of a workload that did not run than its selection:
@@ -256,7 +271,7 @@ jv workload_unrun(struct run *r, const char *why)
 		run_error(r, "%s", why);
 		run_progress(r, "failed: %s", why);
 	} else
-		run_progress(r, "skipped: an earlier workload of its batch failed under fail-fast");
+		run_progress(r, "skipped: an earlier workload of its batch failed");
 	return run_record(r, why ? "failed" : "skipped",
 			  server_answers(r, jv_null(), jv_null(), jv_null(), jv_array()));
 }

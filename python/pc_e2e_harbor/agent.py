@@ -3,7 +3,8 @@
 Harbor's own ACP runner drives them inside the environment, as it drives any ACP agent; only the install
 step is pc-e2e's. The agent's environment is the one pc-run-bub builds for its local runner (no secret the
 agent does not need): pc-run-bub hands it over in PC_E2E_HARBOR_AGENT_ENV (a JSON object) rather than in the
-JobConfig, because Harbor writes the JobConfig to disk.
+JobConfig, because Harbor writes the JobConfig to disk. For the one trial of a merged batch, each agent
+invocation also gets its member's Scope (and model) from PC_E2E_HARBOR_INVOCATIONS, a JSON list in step order.
 """
 
 from __future__ import annotations
@@ -52,6 +53,19 @@ class _PcE2eAgent(harbor_acp.AcpAgent):
     def __init__(self, version: str, **kwargs: Any) -> None:
         super().__init__(registry_entry=_registry_entry(version, "bub"), distribution_preference=["uvx"],
                          auth_policy="disabled", permission_mode="allow", **kwargs)
+        self._invocations_run = 0
+
+    def _invocation_env(self) -> dict[str, str]:
+        """pc-run-bub's agent environment, with this invocation's member Scope in a merged batch's trial."""
+        env = json.loads(os.environ["PC_E2E_HARBOR_AGENT_ENV"])
+        invocations = os.environ.get("PC_E2E_HARBOR_INVOCATIONS")
+        if invocations is not None:
+            listed = json.loads(invocations)
+            if self._invocations_run >= len(listed):
+                raise RuntimeError(f"the merged task has no scope for agent invocation {self._invocations_run + 1}")
+            env.update(listed[self._invocations_run])
+        self._invocations_run += 1
+        return env
 
     def _launch_command(self) -> str:
         raise NotImplementedError
@@ -68,7 +82,7 @@ class _PcE2eAgent(harbor_acp.AcpAgent):
         # The marker first: any failure after this line, a failed reset included, must leave it in place.
         await _checked(environment.exec(command=f"touch {STEP_FAILURE_MARKER}"), "creating the step-failure marker")
         # pc-run-bub always sets it: running without the agent's environment would test something else
-        with environment.scoped_exec_env(json.loads(os.environ["PC_E2E_HARBOR_AGENT_ENV"])):
+        with environment.scoped_exec_env(self._invocation_env()):
             await _checked(environment.exec(command=f"rm -rf {BUB_TAPES}"), "removing Bub's earlier tapes")
             await _checked(environment.empty_dirs([STEP_TESTS_DIR], chmod=False), f"emptying {STEP_TESTS_DIR}")
             await super().run(instruction, environment, context)

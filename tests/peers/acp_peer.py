@@ -49,6 +49,10 @@ under /tests when a prompt arrives: one path a line, sorted, nothing when
 /tests is empty or absent (what a step's agent may read of the verifier's
 tests).
 
+PEER_ENV_SEEN=FILE makes the peer, in any mode, write to FILE the Scope and
+the model it was started with: POWERCONTEXT_BUB_SCOPE_ID=... and BUB_MODEL=...
+lines (what each agent invocation of a merged batch is bound to).
+
 PEER_SLEEP (seconds, default 300) bounds hang and close so a forgotten peer
 does not outlive a test run. Only ACP frames (and garbage's line) reach stdout;
 logs go to stderr. stdin and stdout must be pipes or sockets (the SDK's asyncio
@@ -114,6 +118,11 @@ def record_tests_seen(path: str) -> None:
     Path(path).write_text("".join(f"{p}\n" for p in found), encoding="utf-8")
 
 
+def record_env_seen(path: str) -> None:
+    names = ("POWERCONTEXT_BUB_SCOPE_ID", "BUB_MODEL")
+    Path(path).write_text("".join(f"{n}={os.environ.get(n, '')}\n" for n in names), encoding="utf-8")
+
+
 class Peer:
     def __init__(self, mode: str, acp_fd: int, sleep_seconds: float) -> None:
         self._mode = mode
@@ -155,6 +164,8 @@ class Peer:
         seen = os.environ.get("PEER_TESTS_SEEN")
         if seen:
             record_tests_seen(seen)
+        if os.environ.get("PEER_ENV_SEEN"):
+            record_env_seen(os.environ["PEER_ENV_SEEN"])
         delay_on = os.environ.get("PEER_DELAY_ON")
         if delay_on and any(delay_on in text for text in texts):
             await asyncio.sleep(float(os.environ.get("PEER_DELAY") or 5))

@@ -1,0 +1,46 @@
+/* outdir: where a workload's files live under --output (outdir.h). */
+#include "outdir.h"
+#include "docs.h"
+#include "json.h"
+#include "text.h"
+
+#define BATCH_PREFIX "batch-"
+#define MEMBERS_DIR  "tasks"
+
+char *outdir_batch(const char *batch)
+{
+	return text_fmt(BATCH_PREFIX "%s", batch);
+}
+
+char *outdir_workload(const char *id, const char *batch)
+{
+	return batch ? text_fmt(BATCH_PREFIX "%s/" MEMBERS_DIR "/%s", batch, id)
+		     : text_fmt("%s", id);
+}
+
+const char *outdir_batch_of(jv workload)
+{
+	jv categories = json_get(workload, "categories");
+	const char *batch = NULL;
+
+	if (jv_get_kind(categories) == JV_KIND_ARRAY)
+		jv_array_foreach(categories, i, c) {
+			/* the string lives on in workload */
+			if (!batch && jv_get_kind(c) == JV_KIND_STRING)
+				batch = docs_batch_name(jv_string_value(c));
+			jv_free(c);
+		}
+	jv_free(categories);
+	return batch;
+}
+
+const char *outdir_replay_batch(jv replay)
+{
+	jv source = json_at(replay, "harbor.source_task_checksum");
+	jv task = json_get(replay, "task");
+	const char *batch = jv_get_kind(source) == JV_KIND_STRING ? outdir_batch_of(task) : NULL;
+
+	jv_free(source);
+	jv_free(task);
+	return batch;
+}

@@ -1,0 +1,37 @@
+/* batch: the workloads of one batch:<name> group run as one shared trial,
+ * as PowerContext 1.4.1 runs them (docs/DESIGN.md §5.4).
+ *
+ * Two or more selected workloads with the same batch form a group, under
+ * either failure policy; a workload alone in its batch runs as any other.
+ * Before anything runs, every group is checked: local tasks, each its
+ * pinned one, distinct ids, Harbor's "final" reward strategy, and one
+ * runtime profile.  A group's run makes one merged task (its members'
+ * steps as <id>-<step>, min_reward 1 on each under fail-fast), a Scope
+ * per member, runs the merged task once on the chosen runner with each
+ * agent invocation bound to its member's Scope, and gives each member its
+ * own steps, errors and status.
+ */
+#ifndef PC_RUN_BUB_BATCH_H
+#define PC_RUN_BUB_BATCH_H
+
+#include <jv.h>
+
+#include "err.h"
+#include "run.h"
+
+/* Per selection (n, borrowed), the index of the first selection of its
+ * group: its own when it runs alone (malloc'd). */
+int *batch_units(jv selections, int n);
+
+/* The number of selections in the group whose first is first. */
+int batch_size(const struct fleet *f, int first);
+
+/* 0 when every group of selections (borrowed) can share a trial; else -1
+ * with e naming the batch, the workload and what keeps it apart. */
+int batch_check(jv selections, struct pc_err *e);
+
+/* Run the group whose first selection is first as one trial: its members'
+ * records, in selection order (owned). */
+jv batch_run(const struct fleet *f, int first);
+
+#endif
