@@ -112,6 +112,7 @@ check-asan:
 acceptance: deps
 	$(MAKE) all
 	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) MODEL=$(MODEL) JOBS=$(JOBS) LEDGER=$(LEDGER) \
+		REGISTRY=$(REGISTRY) \
 		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/acceptance $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).

@@ -163,7 +163,64 @@ fake_harbor() {
 		fail "environment: $(jq -c .environment "$(rec_r .job_dir)/fake-harbor-config.json")"
 	exec_run_bub "$T/selection.jsonl"
 	assert_exit 0
-	assert_contains "$(rec_r '.errors[]')" "pins a registry dataset: only the harbor runner can fetch it"
+	assert_contains "$(rec_r '.errors[]')" "pins a registry dataset: without --registry only the harbor runner can fetch it"
+}
+
+# local_registry: $T/registry/registry.json, a local Harbor registry whose
+# dataset pc-e2e-test 1.0 holds a copy of project-database-decision (its path
+# relative to the registry), and $T/registry-catalog/, a manifest pinning
+# that registry dataset; its selection in $T/selection.jsonl.
+local_registry() {
+	mkdir -p "$T/registry/tasks" "$T/registry-catalog"
+	cp -r "$REPO/manifests/harbor-tasks/project-database-decision" "$T/registry/tasks/"
+	jq -n '[{name: "pc-e2e-test", version: "1.0", description: "", tasks: [{name: "project-database-decision", path: "tasks/project-database-decision"}]}]' \
+		>"$T/registry/registry.json"
+	exec_select project-database-decision "$T/local.jsonl"
+	jq '.workload | .dataset = {name: "pc-e2e-test", version: "1.0", task_id: .dataset.task_id, checksum: .dataset.checksum}' \
+		"$T/local.jsonl" >"$T/registry-catalog/registry-pdd.yaml"
+	run --separate-stderr pc-select --manifests "$T/registry-catalog" --root "$T/registry-catalog" --id project-database-decision
+	assert_exit 0
+	save_stdout "$T/selection.jsonl"
+}
+
+@test "--registry: a registry dataset runs from a local registry on both runners, its replay naming the dataset and the checksum of the task run" {
+	local_registry
+	exec_peer echo
+	for runner in local harbor; do
+		rm -rf "$OUT"
+		POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR exec_run_bub "$T/selection.jsonl" --runner "$runner" --agent "$PEER_AGENT" --registry "$T/registry/registry.json"
+		assert_exit 0
+		run rec '[.status, .errors, .task.kind]'
+		assert_output '["completed",[],"registry"]'
+		# Harbor's source is the dataset; the checksum is that of the task directory run
+		run jq -c '[.source, .task_checksum]' "$(trial_dir)/result.json"
+		assert_output "[\"pc-e2e-test\",\"$(harbor_checksum "$T/registry/tasks/project-database-decision")\"]"
+		exec_normalize
+		run jq -c '[.task.dataset.name, .task.dataset.version, .harbor.task_checksum == .task.dataset.checksum]' "$T/replays.jsonl"
+		assert_output '["pc-e2e-test","1.0",true]'
+	done
+	# Harbor read a copy of the registry with the task's path made absolute
+	run jq -c '.datasets[0] | [.name, .version, .registry_path]' "$(rec_r .job_dir)/config.json"
+	assert_output "[\"pc-e2e-test\",\"1.0\",\"$(rec_r .job_dir)/pc-e2e-registry.json\"]"
+	run jq -r '.[0].tasks[0].path' "$(rec_r .job_dir)/pc-e2e-registry.json"
+	assert_output "$T/registry/tasks/project-database-decision"
+}
+
+@test "--registry: a registry that cannot be read, or lacks the dataset or the task, fails the record naming them; nothing runs" {
+	local_registry
+	exec_peer echo
+	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT" --registry "$T/nowhere/registry.json"
+	assert_exit 0
+	run rec '[.status, .job_dir]'
+	assert_output '["failed",null]'
+	assert_contains "$(rec_r '.errors[0]')" "registry for dataset pc-e2e-test 1.0: $T/nowhere/registry.json" "error"
+	jq '.[0].version = "2.0"' "$T/registry/registry.json" >"$T/other-version.json"
+	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT" --registry "$T/other-version.json"
+	assert_contains "$(rec_r '.errors[0]')" "registry $T/other-version.json has no dataset pc-e2e-test 1.0" "error"
+	jq '.[0].tasks[0].path = "tasks/elsewhere"' "$T/registry/registry.json" >"$T/registry/other-task.json"
+	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT" --registry "$T/registry/other-task.json"
+	assert_contains "$(rec_r '.errors[0]')" "registry $T/registry/other-task.json: dataset pc-e2e-test 1.0 has no task project-database-decision" "error"
+	[[ $(rec_r .job_dir) == null ]] || fail "a workload ran: $(rec .)"
 }
 
 @test "harbor runner: a single-step trial, which Harbor keeps at the top level, gives the record its agent, rewards and exception" {

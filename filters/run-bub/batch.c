@@ -514,6 +514,7 @@ jv batch_run(const struct fleet *f, int first)
 	int ready = prepare_members(f, first, m, run_id, batch) == 0;
 	run_begin(&trial, f, first);
 	run_join_batch(&trial, run_id, batch);
+	trial.label = outdir_batch(batch);
 	run_trial(f, &trial, m, n, batch, ready);
 	jv results = trial_steps(&trial), records = jv_array();
 	/* the trial's own errors go to the last member with a step run */

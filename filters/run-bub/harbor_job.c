@@ -24,6 +24,7 @@
 #include "io.h"
 #include "json.h"
 #include "proc.h"
+#include "registry.h"
 #include "run.h"
 #include "runners.h"
 #include "sandbox.h"
@@ -61,7 +62,11 @@ static jv literal_pattern(const char *name)
 	return out;
 }
 
-static jv dataset_config(const struct run *r, const char *task_dir)
+/* The registry copy Harbor reads, with absolute task paths, in the job
+ * directory beside Harbor's own files. */
+#define RESOLVED_REGISTRY_FILE "pc-e2e-registry.json"
+
+static jv dataset_config(const struct run *r, const char *task_dir, const char *job_dir)
 {
 	if (task_dir) {
 		char *parent = pc_xstrdup(task_dir), *slash = strrchr(parent, '/');
@@ -74,10 +79,16 @@ static jv dataset_config(const struct run *r, const char *task_dir)
 		return out;
 	}
 	jv task = json_at(r->workload, "dataset.task_id");
+	jv out = JV_OBJECT(jv_string("name"), json_at(r->workload, "dataset.name"),
+			   jv_string("version"), json_at(r->workload, "dataset.version"),
+			   jv_string("task_names"), JV_ARRAY(task));
 
-	return JV_OBJECT(jv_string("name"), json_at(r->workload, "dataset.name"),
-			 jv_string("version"), json_at(r->workload, "dataset.version"),
-			 jv_string("task_names"), JV_ARRAY(task));
+	if (r->fleet->o->registry) {
+		char *copy = io_join(job_dir, RESOLVED_REGISTRY_FILE);
+		out = jv_object_set(out, jv_string("registry_path"), jv_string(copy));
+		free(copy);
+	}
+	return out;
 }
 
 /* Here: the command pc-run-bub resolved, launched inside the sandbox.
@@ -105,7 +116,7 @@ static jv agent_config(const struct run *r)
 	return agent;
 }
 
-static jv job_config(const struct run *r, const char *task_dir)
+static jv job_config(const struct run *r, const char *task_dir, const char *job_dir)
 {
 	const char *type = r->fleet->o->harbor_env;
 	jv environment = type ? JV_OBJECT(jv_string("type"), jv_string(type))
@@ -119,7 +130,7 @@ static jv job_config(const struct run *r, const char *task_dir)
 			 jv_string("quiet"), jv_true(),
 			 jv_string("environment"), environment,
 			 jv_string("agents"), JV_ARRAY(agent_config(r)),
-			 jv_string("datasets"), JV_ARRAY(dataset_config(r, task_dir)));
+			 jv_string("datasets"), JV_ARRAY(dataset_config(r, task_dir, job_dir)));
 }
 
 /* ---- Harbor's process ---- */
@@ -303,7 +314,7 @@ static int run_harbor(const struct run *r, const char *task_dir, const char *job
 		env_set(&env, "PC_E2E_HARBOR_INVOCATIONS", invocations);
 		free(invocations);
 	}
-	long long deadline = harbor_deadline_ms(r, task_dir);
+	long long deadline = harbor_deadline_ms(r, task_dir ? task_dir : r->registry_task);
 	if (proc_spawn(&p, argv, env.v, job_dir, log, 0, e) != 0)
 		rc = -1;
 	else if (!proc_wait(&p, (long)deadline)) {
@@ -433,7 +444,11 @@ struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
 	else {
 		/* outside the job directory: Harbor's own config.json is the evidence */
 		config = io_join(private, "job.json");
-		rc = harbor_write_json(private, "job.json", job_config(r, task_dir), &e);
+		jv job = job_config(r, task_dir, res.job_dir);
+		rc = harbor_write_json(private, "job.json", job, &e);
+		if (rc == 0 && !task_dir && r->fleet->o->registry)
+			rc = registry_write_resolved(r->fleet->o->registry, res.job_dir,
+						     RESOLVED_REGISTRY_FILE, &e);
 		if (rc == 0)
 			rc = run_harbor(r, task_dir, res.job_dir, config, &e);
 		unlink(config);

@@ -114,8 +114,10 @@ static void run_trial(struct run *r, struct runner_result *res, const char *task
 	res->rewards = jv_copy(rewards);
 	char *uri = harbor_file_uri(res->trial_dir);
 	const char *slash = strrchr(task_dir, '/');
-	jv dataset =
-		jv_getpath(jv_copy(r->workload), JV_ARRAY(jv_string("dataset"), jv_string("path")));
+	/* Harbor's source: a path dataset's last component, a registry's name */
+	jv dataset = json_at(r->workload, "dataset.path");
+	if (jv_get_kind(dataset) != JV_KIND_STRING)
+		jv_free(dataset), dataset = json_at(r->workload, "dataset.name");
 	const char *dslash = strrchr(jv_string_value(dataset), '/');
 	const char *source = dslash ? dslash + 1 : jv_string_value(dataset);
 	jv result = JV_OBJECT(jv_string("id"), jv_string(trial_id),
@@ -166,6 +168,10 @@ struct runner_result local_runner_run(struct run *r, const char *task_dir)
 {
 	struct runner_result res = runner_result_none();
 	struct pc_err e;
+
+	/* a registry dataset runs here once --registry found its task */
+	if (!task_dir)
+		task_dir = r->registry_task;
 	const char *slash = task_dir ? strrchr(task_dir, '/') : NULL;
 
 	res.job_dir = io_join(r->jobs_dir, r->run_id);
@@ -176,7 +182,8 @@ struct runner_result local_runner_run(struct run *r, const char *task_dir)
 	if (!task_dir)
 		run_error(
 			r,
-			"workload %s pins a registry dataset: only the harbor runner can fetch it",
+			"workload %s pins a registry dataset: without --registry only the harbor "
+			"runner can fetch it",
 			json_str(r->workload, "id"));
 	else if (io_mkdirs(res.trial_dir, &e) != 0)
 		run_error(r, "%s", e.msg);

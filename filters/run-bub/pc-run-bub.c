@@ -40,7 +40,7 @@ static char *usage_text(void)
 		&b,
 		"] [--failure-policy POLICY] [--output DIR]\n"
 		"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
-		"                  [--model-scripts DIR] [--jobs N]\n"
+		"                  [--model-scripts DIR] [--registry FILE] [--jobs N]\n"
 		"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 		"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 		"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n");
@@ -63,6 +63,9 @@ static char *usage_text(void)
 		"                   (pipelines/scripted-model at $BUB_API_BASE, which must be on\n"
 		"                   loopback): workload W as openai:pc-e2e-scripted/W@<sha12>,\n"
 		"                   the first 12 hex digits of the sha256 of DIR/W.json\n"
+		"  --registry FILE  a local Harbor registry (a JSON list of datasets whose tasks\n"
+		"                   are directories, paths relative to FILE): workloads pinning a\n"
+		"                   registry dataset find their task through it, on either runner\n"
 		"  --failure-policy POLICY  collect-all (default): run every workload;\n"
 		"                   fail-fast: a batch:<name> group's shared trial stops at its\n"
 		"                   first step scoring below 1, and the members after it are\n"
@@ -99,6 +102,18 @@ static char *commit_id(const struct pc_api *api)
 	return pc_xstrdup(api ? api->version : "unknown");
 }
 
+/* path made absolute against the working directory, without asking
+ * whether it exists: a registry that cannot be read fails the workloads
+ * that need it, naming it */
+static char *absolute_path(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (*path == '/' || !getcwd(cwd, sizeof cwd))
+		return pc_xstrdup(path);
+	return io_join(cwd, path);
+}
+
 static int parse_args(int argc, char **argv, const char *usage, struct options *o)
 {
 	static const struct option longs[] = {
@@ -109,6 +124,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		{ "failure-policy", required_argument, NULL, 'f' },
 		{ "harbor-env", required_argument, NULL, 'e' },
 		{ "model-scripts", required_argument, NULL, 'm' },
+		{ "registry", required_argument, NULL, 'g' },
 		{ "jobs", required_argument, NULL, 'j' },
 		STAGE_STANDARD_OPTIONS,
 	};
@@ -125,6 +141,10 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		case 'f': o->policy = optarg; break;
 		case 'e': o->harbor_env = optarg; break;
 		case 'm': o->model_scripts = optarg; break;
+		case 'g':
+			free(o->registry);
+			o->registry = absolute_path(optarg);
+			break;
 		case 'j':
 			/* digits only: strtol would also take a sign, spaces and 0x */
 			o->jobs = strspn(optarg, "0123456789") == strlen(optarg) &&
@@ -450,10 +470,13 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, usage, &o);
 
 	free(usage);
-	if (rc != 0)
+	if (rc != 0) {
+		free(o.registry);
 		return stage_option_exit(rc);
+	}
 	redactor_init(&red, environ);
 	rc = run_all(&o, &red);
 	redactor_free(&red);
+	free(o.registry);
 	return rc;
 }

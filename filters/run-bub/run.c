@@ -39,6 +39,8 @@ void run_end(struct run *r)
 	free(r->scope);
 	free(r->jobs_dir);
 	free(r->agent_model);
+	free(r->registry_task);
+	free(r->label);
 	jv_free(r->invocations);
 	jv_free(r->batch);
 	jv_free(r->errors);
@@ -92,7 +94,7 @@ void run_progress(const struct run *r, const char *fmt, ...)
 
 	if (!r->fleet->progress)
 		return;
-	sbuf_addf(&b, "pc-run-bub: [%s %.1fs] ", json_str(r->workload, "id"),
+	sbuf_addf(&b, "pc-run-bub: [%s %.1fs] ", r->label ? r->label : json_str(r->workload, "id"),
 		  (proc_now_ms() - r->started_ms) / 1000.0);
 	va_start(ap, fmt);
 	sbuf_vaddf(&b, fmt, ap);

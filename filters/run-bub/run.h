@@ -24,6 +24,7 @@ struct options {
 	const char *output, *agent, *policy;
 	const char *harbor_env;    /* --harbor-env TYPE, or NULL for this machine */
 	const char *model_scripts; /* --model-scripts DIR: the scripted model's scripts */
+	char *registry;            /* owned by main: --registry FILE made absolute, or NULL */
 	double agent_timeout;      /* 0: the task's */
 	int jobs;                  /* --jobs: units of workloads run at once */
 };
@@ -66,9 +67,15 @@ struct run {
 	char *scope;       /* owned: its name, until the Server gives the scope an id */
 	char *jobs_dir;    /* owned: DIR/<workload id>/harbor-jobs */
 	char *agent_model; /* owned: BUB_MODEL for this workload; NULL when model-free */
+	/* owned: a registry dataset's task directory, found through
+	 * --registry; NULL for a local task or without a registry */
+	char *registry_task;
 	/* owned: for the shared trial of a merged batch, each agent
 	 * invocation's {scope, model} in order (run_bind_invocation); else null */
 	jv invocations;
+	/* owned: what progress lines name the run by ("batch-<name>" for a
+	 * merged batch's trial), NULL for the workload's id */
+	char *label;
 	/* owned: for a member of a merged batch, its record's batch block
 	 * ({name, steps, source_task_checksum}); else null */
 	jv batch;

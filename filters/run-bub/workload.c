@@ -10,6 +10,7 @@
 #include "json.h"
 #include "probes.h"
 #include "proc.h"
+#include "registry.h"
 #include "runners.h"
 #include "text.h"
 #include "workload.h"
@@ -250,13 +251,32 @@ jv workload_finish(struct run *r, int skipped, jv readiness, jv before)
 	return record;
 }
 
+/* A registry dataset's task, found through --registry (dir, the selection's
+ * local task directory, NULL); -1 when the registry cannot give it, an
+ * error of r naming the registry and the dataset. */
+static int find_registry_task(struct run *r, const char *dir)
+{
+	const char *registry = r->fleet->o->registry;
+	struct pc_err e;
+
+	if (dir || !registry)
+		return 0;
+	jv dataset = json_get(r->workload, "dataset");
+	int rc = registry_task_dir(registry, dataset, &r->registry_task, &e);
+	jv_free(dataset);
+	if (rc != 0)
+		run_error(r, "%s", e.msg);
+	return rc;
+}
+
 jv workload_run(struct run *r)
 {
 	jv readiness = jv_null(), before = jv_null(), task = json_get(r->selection, "task");
+	const char *dir = json_str(task, "dir");
 
 	run_progress(r, "run %s", r->run_id);
-	if (workload_prepare(r, &readiness, &before) == 0)
-		r->result = r->fleet->o->runner->run(r, json_str(task, "dir"));
+	if (workload_prepare(r, &readiness, &before) == 0 && find_registry_task(r, dir) == 0)
+		r->result = r->fleet->o->runner->run(r, dir);
 	jv_free(task);
 	workload_scrub(r);
 	return workload_finish(r, 0, readiness, before);
