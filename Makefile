@@ -77,7 +77,7 @@ LINT_C    = $(wildcard tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(FILTER_SRC) $(
 
 .SECONDARY:
 
-.PHONY: all test check-asan acceptance crosscheck compat rescore bench install uninstall clean deps lint fuzz
+.PHONY: all test check-asan acceptance crosscheck compat rescore paired-report bench install uninstall clean deps lint fuzz
 
 all: $(FILTERS:%=$(BIN)/%)
 
@@ -127,6 +127,11 @@ compat: all
 rescore: all
 	@test -n "$(REPLAY)" || { echo "usage: make rescore REPLAY='file or directory…'" >&2; exit 64; }
 	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) pipelines/rescore $(REPLAY)
+
+# PowerContext 1.4.1's paired-report.json and report.md from saved OFF/ON arm observations.
+paired-report: all
+	@test -n "$(REPLAY)" || { echo "usage: make paired-report REPLAY='observation files or directory…' [OUTPUT=DIR] [TRIALS=N]" >&2; exit 64; }
+	OUTPUT=$(OUTPUT) TRIALS=$(TRIALS) PC_BIN=$(abspath $(BIN)) pipelines/paired-report $(REPLAY)
 
 bench: all
 	PC_BIN=$(abspath $(BIN)) pipelines/bench $(COPIES)

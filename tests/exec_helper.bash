@@ -181,6 +181,16 @@ exec_select() {
 	save_stdout "$file"
 }
 
+# exec_select_alone ID [FILE]: exec_select, its workload out of any
+# batch:<name> group, so that copies of it run one by one (a batch may not
+# hold one workload twice).
+exec_select_alone() {
+	local file="${2:-$T/selection.jsonl}"
+	exec_select "$1" "$file"
+	jq -c '.workload.categories |= map(select(startswith("batch:") | not))' "$file" >"$file.alone"
+	mv "$file.alone" "$file"
+}
+
 # exec_select_release PC-SELECT-ARGS...: the selection (--id ID,
 # --category batch:NAME, ...) from the catalog of the release under test
 # (its sdist, provisioned by pipelines/pc-powercontext) into
@@ -385,20 +395,9 @@ refute_secret() {
 $hits"
 }
 
-# assert_exit N: the last `run --separate-stderr` exited N; otherwise fail
-# showing its stdout and stderr (bats-assert shows only stdout).
-# shellcheck disable=SC2154  # bats' run sets $output
-assert_exit() {
-	[[ $status -eq $1 ]] && return 0
-	fail "expected exit status $1, got $status
---- stdout ---
-$output
---- stderr ---
-${stderr:-}"
-}
-
 # exec_assert_accepted: pc-evaluate on the last replays exits 0 with every
 # assertion true, and pc-report counts one accepted workload.
+# shellcheck disable=SC2154  # bats' run sets $output
 exec_assert_accepted() {
 	exec_evaluate
 	assert_exit 0

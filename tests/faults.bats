@@ -175,7 +175,7 @@ server_fault() {
 # sent SIGNAL once the first one's prompt is out; $status is its exit.
 stop_mid_prompt() {
 	local pid i log
-	exec_select "$ID"
+	exec_select_alone "$ID"
 	cat "$T/selection.jsonl" "$T/selection.jsonl" >"$T/two.jsonl"
 	exec_peer hang
 	pc-run-bub --output "$OUT" --agent "$PEER_AGENT" <"$T/two.jsonl" >"$T/records.jsonl" 2>"$T/stderr.txt" &

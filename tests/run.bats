@@ -181,7 +181,7 @@ $(diff <(jq -S "$cases" "$T/acc/$id/eval-report.json") <(jq -S "$cases" "$T/resc
 }
 
 @test "isolation: two runs of one workload get their own run and scope, each starting empty" {
-	exec_select "$ID"
+	exec_select_alone "$ID"
 	cat "$T/selection.jsonl" "$T/selection.jsonl" >"$T/twice.jsonl"
 	exec_run_bub "$T/twice.jsonl"
 	assert_exit 0

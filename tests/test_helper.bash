@@ -134,6 +134,11 @@ $output
 ${stderr:-}"
 }
 
+# assert_exit N: the same, as the suites that run workloads name it.
+assert_exit() {
+	assert_status "$@"
+}
+
 # jq definitions shared by the replay variants.
 # shellcheck disable=SC2016  # jq variables, not shell ones
 JQ_DEFS='

@@ -12,6 +12,8 @@
  * entries.
  */
 #include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "aggregate.h"
 #include "case.h"
@@ -19,6 +21,7 @@
 #include "facts.h"
 #include "json.h"
 #include "outdir.h"
+#include "paired.h"
 #include "stage.h"
 #include "verdict.h"
 
@@ -26,20 +29,31 @@ extern char **environ;
 
 static const char usage[] =
 	"usage: pc-evaluate [--experiment-prefix NAME] [--failure-policy POLICY] [--output DIR]\n"
+	"       pc-evaluate --paired [--trials N] [--experiment-prefix NAME] [--output DIR]\n"
 	"Reads powercontext.e2e-evidence/v1 replays on stdin and writes one\n"
-	"powercontext.e2e-evaluation/v1 line per replay.\n"
+	"powercontext.e2e-evaluation/v1 line per replay.  With --paired, reads the\n"
+	"powercontext.e2e-paired-arm/v3 observations of an OFF/ON comparison, in the\n"
+	"order they ran, and writes their powercontext.e2e-paired-report/v4 report.\n"
 	"  --experiment-prefix NAME  experiment is NAME:<workload id> (default e2e)\n"
 	"  --failure-policy POLICY   collect-all (default) or fail-fast: the policy the\n"
 	"                            replays ran under, which outcome workloads expect\n"
 	"  --output DIR              also write DIR/<workload id>/eval-report.json (a\n"
 	"                            merged batch's members: DIR/batch-<name>/tasks/<id>/,\n"
-	"                            and the batch's DIR/batch-<name>/eval-report.json)\n"
-	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive.\n";
+	"                            and the batch's DIR/batch-<name>/eval-report.json);\n"
+	"                            with --paired, DIR/paired-report.json\n"
+	"  --paired                  summarize paired arm observations\n"
+	"  --trials N                with --paired: the trials per arm the run asked for\n"
+	"                            (default: the highest trial observed)\n"
+	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive; with\n"
+	"--paired, 2 when an arm errored or an ON arm failed integration or reached\n"
+	"another Scope.\n";
 
 struct options {
 	const char *prefix;
 	const char *policy;
 	const char *output;
+	int paired;
+	int trials; /* --trials, 0 when not given */
 };
 
 /* What the pass over stdin works with; main owns it. */
@@ -48,12 +62,23 @@ struct evaluation_pass {
 	struct aggregate batches;
 };
 
+/* A positive whole number of trials, or 0. */
+static int parse_trials(const char *text)
+{
+	size_t digits = strspn(text, "0123456789");
+	long n = digits && digits == strlen(text) && digits <= 5 ? strtol(text, NULL, 10) : 0;
+
+	return n >= 1 && n <= 10000 ? (int)n : 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
 		{ "experiment-prefix", required_argument, NULL, 'p' },
 		{ "failure-policy", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "paired", no_argument, NULL, 'P' },
+		{ "trials", required_argument, NULL, 'T' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-evaluate", usage, "", longs, argc, argv };
@@ -62,16 +87,26 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->prefix = "e2e";
 	o->policy = "collect-all";
 	o->output = NULL;
+	o->paired = o->trials = 0;
 	while ((c = stage_option(&cli)) >= 0) {
 		if (c == 'p')
 			o->prefix = optarg;
 		else if (c == 'f')
 			o->policy = optarg;
-		else
+		else if (c == 'P')
+			o->paired = 1;
+		else if (c == 'T' && (o->trials = parse_trials(optarg)) == 0)
+			return stage_usage_error("pc-evaluate", usage,
+						 "--trials must be a whole number from 1 to 10000"),
+			       STAGE_USAGE;
+		else if (c == 'o')
 			o->output = optarg;
 	}
 	if (c != STAGE_END)
 		return c;
+	if (o->trials && !o->paired)
+		return stage_usage_error("pc-evaluate", usage, "--trials needs --paired"),
+		       STAGE_USAGE;
 	if (!*o->prefix)
 		return stage_usage_error("pc-evaluate", usage,
 					 "--experiment-prefix must not be empty"),
@@ -112,6 +147,34 @@ static int add_to_batch(void *ctx, jv evaluation, const char *outdir, struct pc_
 	return aggregate_add(&((struct evaluation_pass *)ctx)->batches, evaluation, e);
 }
 
+/* --paired: every observation on stdin, then their one report. */
+static int summarize_paired(const struct options *o, const struct redactor *red)
+{
+	struct stage_input in;
+	struct pc_err e;
+	jv doc, observations = jv_array();
+	int trials = o->trials;
+
+	stage_input_open(&in, "pc-evaluate", red, SCHEMA_PAIRED_ARM, &doc_paired_arm);
+	while (stage_input_next(&in, &doc)) {
+		int trial = (int)json_number_at(doc, "trial", 1);
+		trials = !o->trials && trial > trials ? trial : trials;
+		observations = jv_array_append(observations, doc);
+	}
+	stage_input_close(&in);
+	if (in.status != EXIT_OK || in.count == 0) {
+		jv_free(observations);
+		return in.status != EXIT_OK ? in.status
+					    : stage_die("pc-evaluate", red, EXIT_INVALID,
+							"no paired arm observations on stdin");
+	}
+	jv report = paired_summarize(observations, trials, o->prefix);
+	int code = verdict_paired_exit(report);
+	if (stage_deliver(o->output, ".", "paired-report.json", red, report, &e) != 0)
+		return stage_die("pc-evaluate", red, EXIT_INVALID, e.msg);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -133,6 +196,11 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		return stage_option_exit(rc);
 	redactor_init(&red, environ);
+	if (o.paired) {
+		rc = summarize_paired(&o, &red);
+		redactor_free(&red);
+		return rc;
+	}
 	aggregate_init(&ctx.batches, o.prefix, o.output, &red);
 	rc = stage_run_pass(&pass, o.output, &red);
 	aggregate_free(&ctx.batches);

@@ -8,15 +8,19 @@
 
 #include "shape.h"
 
-#define SCHEMA_TASK       "powercontext.e2e-task/v1"
-#define SCHEMA_SELECTION  "powercontext.e2e-selection/v1"
-#define SCHEMA_RUN        "powercontext.e2e-run/v1"
-#define SCHEMA_EVIDENCE   "powercontext.e2e-evidence/v1"
-#define SCHEMA_EVALUATION "powercontext.e2e-evaluation/v1"
-#define SCHEMA_CAPTURE    "powercontext.bub-capture-event/v1"
+#define SCHEMA_TASK          "powercontext.e2e-task/v1"
+#define SCHEMA_SELECTION     "powercontext.e2e-selection/v1"
+#define SCHEMA_RUN           "powercontext.e2e-run/v1"
+#define SCHEMA_EVIDENCE      "powercontext.e2e-evidence/v1"
+#define SCHEMA_EVALUATION    "powercontext.e2e-evaluation/v1"
+#define SCHEMA_CAPTURE       "powercontext.bub-capture-event/v1"
+#define SCHEMA_PAIRED_ARM    "powercontext.e2e-paired-arm/v3"
+#define SCHEMA_PAIRED_REPORT "powercontext.e2e-paired-report/v4"
 
 extern const struct shape doc_manifest; /* manifest, defaults filled */
 extern const struct shape doc_selection;
+extern const struct shape doc_paired_report;
+extern const struct shape doc_paired_arm;
 extern const struct shape doc_run;
 extern const struct shape doc_replay;
 extern const struct shape *const doc_capture; /* one capture record */

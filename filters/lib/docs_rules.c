@@ -232,6 +232,21 @@ int rule_runner(jv v, char *why, size_t whylen)
 }
 
 CONST_CHECK(rule_run_schema, SCHEMA_RUN)
+CONST_CHECK(rule_paired_arm_schema, SCHEMA_PAIRED_ARM)
+CONST_CHECK(rule_paired_report_schema, SCHEMA_PAIRED_REPORT)
+
+int rule_arm(jv v, char *why, size_t whylen)
+{
+	static const char *const ok[] = { "off", "on", NULL };
+	return one_of(v, ok, why, whylen);
+}
+
+int rule_arm_outcome(jv v, char *why, size_t whylen)
+{
+	static const char *const ok[] = { "passed", "failed", "timeout", "error",
+					  "integration_failed", "cross_scope_access", NULL };
+	return one_of(v, ok, why, whylen);
+}
 
 enum evaluation_kind docs_evaluation_kind(jv evaluation)
 {

@@ -11,6 +11,8 @@
 #include <jv.h>
 #include <stddef.h>
 
+int rule_arm(jv v, char *why, size_t whylen);
+int rule_arm_outcome(jv v, char *why, size_t whylen);
 int rule_artifact_token(jv v, char *why, size_t whylen);
 int rule_batch_categories(jv v, char *why, size_t whylen);
 int rule_bub(jv v, char *why, size_t whylen);
@@ -21,6 +23,8 @@ int rule_evaluation_schema(jv v, char *why, size_t whylen);
 int rule_evidence_schema(jv v, char *why, size_t whylen);
 int rule_forbidden_outside_expected(jv v, char *why, size_t whylen);
 int rule_not_blank(jv v, char *why, size_t whylen);
+int rule_paired_arm_schema(jv v, char *why, size_t whylen);
+int rule_paired_report_schema(jv v, char *why, size_t whylen);
 int rule_policy(jv v, char *why, size_t whylen);
 int rule_run_schema(jv v, char *why, size_t whylen);
 int rule_runner(jv v, char *why, size_t whylen);

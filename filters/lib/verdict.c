@@ -66,3 +66,15 @@ const char *verdict_name(enum verdict v)
 	}
 	return "unknown";
 }
+
+int verdict_paired_exit(jv report)
+{
+	jv total = json_get(report, "total");
+	int failed = json_number_at(total, "off.errors", 0) > 0 ||
+		     json_number_at(total, "on.errors", 0) > 0 ||
+		     json_number_at(total, "on.integration_failures", 0) > 0 ||
+		     json_number_at(total, "on.cross_scope_accesses", 0) > 0;
+
+	jv_free(total);
+	return failed ? EXIT_FAILED : EXIT_OK;
+}

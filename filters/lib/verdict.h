@@ -34,4 +34,11 @@ enum verdict verdict_judge(jv kase, int *exit_code);
 /* "accepted", "failed", "inconclusive" or "skipped". */
 const char *verdict_name(enum verdict v);
 
+/* The exit code of an OFF/ON comparison's powercontext.e2e-paired-report/v4
+ * (borrowed), as PowerContext 1.4.1's paired command exits: 2 when its
+ * total holds an arm that errored, or an ON arm that failed integration or
+ * reached another Scope (the run is then no result), else 0, whatever the
+ * arms scored. */
+int verdict_paired_exit(jv report);
+
 #endif

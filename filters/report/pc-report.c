@@ -25,6 +25,7 @@
 #include "json.h"
 #include "ledger.h"
 #include "outdir.h"
+#include "paired.h"
 #include "report.h"
 #include "stage.h"
 #include "text.h"
@@ -42,7 +43,9 @@ static char *usage_text(void)
 	sbuf_add(&b,
 		 "] [--output DIR] [-v|--verbose]\n"
 		 "                 [--ledger URL [--trend] [--trend-runs N]]\n"
-		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts.\n");
+		 "       pc-report --paired [--format text|markdown] [--output DIR]\n"
+		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts;\n"
+		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired).\n");
 	report_formats_add_help(&b, "  --format F    ");
 	sbuf_add(&b, "  --output DIR  also write DIR/<workload id>/report.md per workload\n"
 		     "  -v, --verbose text: show every assertion, score, label and metric\n"
@@ -51,9 +54,14 @@ static char *usage_text(void)
 		     "                may come from $PC_E2E_LEDGER_PASSWORD instead)\n"
 		     "  --trend       show each case's verdicts over its last comparable runs\n"
 		     "  --trend-runs N  how many runs a trend shows (default 10, 1 to 1000)\n"
+		     "  --paired      an OFF/ON comparison's report: markdown is PowerContext's\n"
+		     "                report.md, text adds the sign test over discordant pairs;\n"
+		     "                --output DIR writes DIR/report.md\n"
 		     "Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
 		     "failed, 3 inconclusive (or skipped before anything was collected); 1 when\n"
-		     "the ledger cannot be written, after the report is printed.\n");
+		     "the ledger cannot be written, after the report is printed.  With --paired:\n"
+		     "2 when an arm errored, or an ON arm failed integration or reached another\n"
+		     "Scope.\n");
 	return sbuf_take(&b);
 }
 
@@ -73,7 +81,7 @@ static int unknown_format(const char *usage)
 struct options {
 	const struct report_format *format;
 	const char *output, *ledger;
-	int verbose, trend, trend_runs;
+	int verbose, trend, trend_runs, paired;
 	struct ledger_url url; /* parsed from --ledger */
 };
 
@@ -98,6 +106,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		{ "ledger", required_argument, NULL, 'l' },
 		{ "trend", no_argument, NULL, 't' },
 		{ "trend-runs", required_argument, NULL, 'n' },
+		{ "paired", no_argument, NULL, 'p' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-report", usage, "v", longs, argc, argv };
@@ -110,6 +119,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		case 'o': o->output = optarg; break;
 		case 'l': o->ledger = optarg; break;
 		case 't': o->trend = 1; break;
+		case 'p': o->paired = 1; break;
 		case 'n':
 			if (parse_runs(optarg, &o->trend_runs) != 0)
 				return stage_usage_error(
@@ -128,6 +138,12 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		format = isatty(STDOUT_FILENO) ? "text" : "markdown";
 	if (!(o->format = report_format_named(format)))
 		return unknown_format(usage);
+	if (o->paired && (o->ledger || o->verbose ||
+			  (strcmp(o->format->name, "text") && strcmp(o->format->name, "markdown"))))
+		return stage_usage_error("pc-report", usage,
+					 "--paired takes --format text or markdown and --output "
+					 "only"),
+		       STAGE_USAGE;
 	o->trend = o->trend || (o->ledger && o->format->needs_trends);
 	if (o->trend && !o->ledger)
 		return stage_usage_error("pc-report", usage,
@@ -338,6 +354,51 @@ static int write_report(const struct report_format *f, struct cases *cs,
 	return 0;
 }
 
+/* --paired: the one report on stdin, for people. */
+static int run_paired(const struct options *o, const struct redactor *red)
+{
+	struct stage_input in;
+	struct pc_err e;
+	struct sbuf b = { 0 };
+	jv report = jv_invalid(), doc;
+	int status = EXIT_OK;
+
+	stage_input_open(&in, "pc-report", red, SCHEMA_PAIRED_REPORT, &doc_paired_report);
+	while (stage_input_next(&in, &doc)) {
+		if (jv_is_valid(report))
+			status = stage_die("pc-report", red, EXIT_INVALID,
+					   "--paired reads one paired report; stdin holds more");
+		jv_free(report);
+		report = redact_jv(red, doc);
+	}
+	stage_input_close(&in);
+	if (status == EXIT_OK && in.status == EXIT_OK && !jv_is_valid(report))
+		status = stage_die("pc-report", red, EXIT_INVALID, "no paired report on stdin");
+	if (status != EXIT_OK || in.status != EXIT_OK) {
+		jv_free(report);
+		return stage_worst(status, in.status);
+	}
+	if (o->output) {
+		paired_add_markdown(&b, report);
+		char *text = sbuf_take(&b);
+		if (io_write_artifact(o->output, "report.md", text, strlen(text), &e) != 0)
+			status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
+		free(text);
+	}
+	if (!strcmp(o->format->name, "text"))
+		paired_add_text(&b, report);
+	else
+		paired_add_markdown(&b, report);
+	char *text = sbuf_take(&b);
+	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
+		status = stage_die("pc-report", red, EXIT_INVALID,
+				   "cannot write the report to stdout");
+	free(text);
+	status = stage_worst(status, verdict_paired_exit(report));
+	jv_free(report);
+	return status;
+}
+
 static int run(const struct options *o, const struct redactor *red)
 {
 	struct cases cs = { 0 };
@@ -404,7 +465,7 @@ static void init_redactor(struct redactor *red, const struct options *o)
 
 int main(int argc, char **argv)
 {
-	struct options o = { NULL, NULL, NULL, 0, 0, 10, { 0 } };
+	struct options o = { .trend_runs = 10 };
 	struct redactor red;
 	char *usage = usage_text();
 	int rc = parse_args(argc, argv, usage, &o);
@@ -413,7 +474,7 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		return stage_option_exit(rc);
 	init_redactor(&red, &o);
-	rc = run(&o, &red);
+	rc = o.paired ? run_paired(&o, &red) : run(&o, &red);
 	redactor_free(&red);
 	ledger_url_free(&o.url);
 	return rc;
