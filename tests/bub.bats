@@ -220,3 +220,25 @@ expected exactly: [\"$want\"]"
 	[[ $(jq -r '.cases[0].assertions.collection_completed.reason' "$T/evals.jsonl") =~ request\ to\ /v1/[a-z/-]+\ failed ]] ||
 		fail "collection_completed reason: $(jq -r '.cases[0].assertions.collection_completed.reason' "$T/evals.jsonl")"
 }
+
+@test "the OFF arm's Bub (pipelines/pc-powercontext bub-off): the same Bub without PowerContext, whose remember falls through to the shell" {
+	local off
+	off=$("$REPO/pipelines/pc-powercontext" bub-off 3>&-) || fail "pipelines/pc-powercontext bub-off failed"
+	# the same Bub and ACP server, no plugin and no PowerContext package
+	[[ $(jq -r .adapter_version "$off/pc-e2e-adapter.json") == "$(jq -r '.adapter_version | split(" + ")[0]' "$BUB_ADAPTER")" ]] ||
+		fail "not the ON arm's Bub: $(jq -c . "$off/pc-e2e-adapter.json"), ON $(jq -c . "$BUB_ADAPTER")"
+	[[ $(jq -c '[.plugin, .powercontext_client, .adapter_protocol_version]' "$off/pc-e2e-adapter.json") == \
+		"$(jq -c '[null, null, .adapter_protocol_version]' "$BUB_ADAPTER")" ]] || fail "$(jq -c . "$off/pc-e2e-adapter.json")"
+	run "$off/bin/python" -I -c 'import importlib.util, sys; sys.exit(any(importlib.util.find_spec(n) for n in ("powercontext", "powercontext_bub")))'
+	assert_exit 0
+	# project-database-decision on it: its comma command finds no such tool,
+	# and nothing reaches Memory
+	exec_select "$ID"
+	POWERCONTEXT_E2E_BUB=$off bub_run "$T/selection.jsonl"
+	[[ $(rec_r .environment.adapter_version) == "$(jq -r .adapter_version "$off/pc-e2e-adapter.json")" ]] ||
+		fail "record adapter_version: $(rec_r .environment.adapter_version)"
+	grep -q "command not found" "$(trial_dir)/steps/capture/agent/terminal-1.txt" ||
+		fail "the remember line did not fall through to the shell: $(cat "$(trial_dir)/steps/capture/agent/"*.txt)"
+	[[ $(rec '.powercontext.memory_after | [type, (.entries // .items | length)]') == '["object",0]' ]] ||
+		fail "Memory: $(rec .powercontext.memory_after)"
+}
