@@ -338,3 +338,34 @@ colour_values() {
 	render "$T/page.html" "$T/colour.png"
 	[[ $(field .chromatic) -gt 1000 ]] || fail "$R"
 }
+
+# ---- the paired comparison's page ----
+
+@test "pc-report --paired --format html: a plot of each arm's rate and interval per workload, the pairs and the sign test; clean in Chromium, colourless under NO_COLOR" {
+	paired_trials 6 passed failed
+	cat "$T"/run/w/trial-*/*/observation.json | pc-evaluate --paired >"$T/paired.json"
+	run --separate-stderr pc-report --paired --format html <"$T/paired.json"
+	assert_status 0
+	save_stdout "$T/paired.html"
+	# a section per workload and the total, each with its plot: OFF's rate at
+	# 0%, ON's at 100%, each with its whisker
+	[[ $(grep -c '<section>' "$T/paired.html") == 2 && $(grep -c '<svg role="img"' "$T/paired.html") == 2 ]] ||
+		fail "sections: $(grep -c '<section>' "$T/paired.html")"
+	grep -q '<g class="off"><text x="4" y="32">OFF</text>' "$T/paired.html"
+	grep -q '<circle class="pt" cx="60.0" cy="28" r="4"/>' "$T/paired.html" || fail "OFF's point is not at 0%"
+	grep -q '<circle class="pt" cx="440.0" cy="58" r="4"/>' "$T/paired.html" || fail "ON's point is not at 100%"
+	grep -qF '<p class="delta">Scored pairs: 6; ON minus OFF: +1.00 [+1.00, +1.00]; ON better in 6, OFF better in 0, tied in 0</p>' "$T/paired.html"
+	grep -qF '<p class="sign">Sign test over the discordant pairs: p = 0.03125, ON better.</p>' "$T/paired.html"
+	run grep -nE 'http|//|url\(|@import|<script|src=' "$T/paired.html"
+	assert_failure
+	mkdir -p "$OUT"
+	render "$T/paired.html" "$OUT/paired.png"
+	echo "# screenshot: ${OUT#"$REPO"/}/paired.png" >&3
+	[[ $(field .non_white) -gt 10000 && $(field .chromatic) -gt 0 ]] || fail "blank or colourless? $R"
+	assert_clean
+	grep -qF 'Host <code>bub</code> 0.5.1, model <code>openai:pc-e2e-scripted/x@0123456789ab</code>.' "$T/paired.html"
+	NO_COLOR=1 run --separate-stderr pc-report --paired --format html <"$T/paired.json"
+	save_stdout "$T/paired-plain.html"
+	render "$T/paired-plain.html" "$T/paired-plain.png"
+	[[ $(field .chromatic) -eq 0 ]] || fail "colour under NO_COLOR: $R"
+}

@@ -10,34 +10,6 @@ setup() {
 	pc_setup
 }
 
-# arm TASK TRIAL ARM POSITION OUTCOME [SECONDS]: one arm observation, on
-# one line, with one step "task" that took SECONDS (default 12.5).
-arm() {
-	jq -nc --arg task "$1" --argjson trial "$2" --arg arm "$3" --argjson position "$4" \
-		--arg outcome "$5" --argjson seconds "${6:-12.5}" '{
-		schema: "powercontext.e2e-paired-arm/v3", run_id: "\($task)-t\($trial)-\($arm)-0123456789ab",
-		task_id: $task, trial: $trial, arm: $arm, position: $position,
-		environment: {commit: "1.4.1", database: "sqlite", adapter: "bub", adapter_version: "0.5.1",
-			adapter_protocol_version: "1", agent_model: "openai:pc-e2e-scripted/x@0123456789ab",
-			started_at: "2026-12-02T10:00:00Z", finished_at: "2026-12-02T10:01:00Z"},
-		scope_id: (if $arm == "on" then "scp_1" else null end),
-		harbor: {rewards: {reward: (if $outcome == "passed" then 1 else 0 end)}},
-		steps: [{name: "task", seconds: $seconds, input_tokens: 1200, output_tokens: 80}],
-		outcome: $outcome}'
-}
-
-# trials N ON OFF: N trials of workload w, ON's outcome ON and OFF's OFF,
-# written as a run writes them, under $T/run/w/trial-<n>/<arm>/observation.json.
-trials() {
-	local n on=$2 off=$3 first second
-	for ((n = 1; n <= $1; n++)); do
-		if ((n % 2)); then first=off second=on; else first=on second=off; fi
-		mkdir -p "$T/run/w/trial-$n/off" "$T/run/w/trial-$n/on"
-		arm w "$n" "$first" 1 "$([[ $first == on ]] && echo "$on" || echo "$off")" | jq . >"$T/run/w/trial-$n/$first/observation.json"
-		arm w "$n" "$second" 2 "$([[ $second == on ]] && echo "$on" || echo "$off")" | jq . >"$T/run/w/trial-$n/$second/observation.json"
-	done
-}
-
 @test "on 150 random sets of arm observations, the figures of 1.4.1's own summarize to the last bit, and its report.md byte for byte" {
 	# errors, timeouts, integration failures, cross-Scope runs, missing arms,
 	# steps without figures, float seconds, null tokens, a single trial
@@ -50,7 +22,7 @@ trials() {
 }
 
 @test "make paired-report on a run's directory: the arms in run order, both files written, the text report with the sign test" {
-	trials 6 passed failed
+	paired_trials 6 passed failed
 	# the make target runs this with its own filters; without REPLAY it says how to call it
 	run --separate-stderr make -s -C "$REPO" paired-report
 	assert_stderr_contains "usage: make paired-report REPLAY="
@@ -70,11 +42,11 @@ trials() {
 }
 
 @test "the sign test reads discordant pairs alone: too few, or either way" {
-	trials 1 passed failed
+	paired_trials 1 passed failed
 	run --separate-stderr pipelines/paired-report "$T/run"
 	assert_output --partial "All workloads: ON better in 1, OFF better in 0; sign test p = 1: no evidence either way at 0.05"
 	rm -rf "$T/run"
-	trials 6 failed passed
+	paired_trials 6 failed passed
 	run --separate-stderr pipelines/paired-report "$T/run"
 	assert_output --partial "All workloads: ON better in 0, OFF better in 6; sign test p = 0.03125: OFF better"
 	assert_exit 0
@@ -82,29 +54,29 @@ trials() {
 
 @test "an arm that errored, or an ON arm that failed integration or reached another Scope, exits 2; a failed one is a result" {
 	for outcome in error integration_failed cross_scope_access; do
-		{ arm w 1 off 1 failed; arm w 1 on 2 "$outcome"; } >"$T/arms.jsonl"
+		{ paired_arm w 1 off 1 failed; paired_arm w 1 on 2 "$outcome"; } >"$T/arms.jsonl"
 		run --separate-stderr pc-evaluate --paired <"$T/arms.jsonl"
 		assert_exit 2
 		run --separate-stderr pc-report --paired <<<"$output"
 		assert_exit 2
 	done
-	{ arm w 1 off 1 error; arm w 1 on 2 passed; } >"$T/arms.jsonl"
+	{ paired_arm w 1 off 1 error; paired_arm w 1 on 2 passed; } >"$T/arms.jsonl"
 	run --separate-stderr pc-evaluate --paired <"$T/arms.jsonl"
 	assert_exit 2
-	{ arm w 1 off 1 failed; arm w 1 on 2 timeout; } >"$T/arms.jsonl"
+	{ paired_arm w 1 off 1 failed; paired_arm w 1 on 2 timeout; } >"$T/arms.jsonl"
 	run --separate-stderr pc-evaluate --paired <"$T/arms.jsonl"
 	assert_exit 0
 }
 
 @test "a file that is no arm observation is refused naming the file, the line and the field; nothing is written" {
-	trials 2 passed failed
+	paired_trials 2 passed failed
 	jq '.extra = 1' "$T/run/w/trial-2/on/observation.json" >"$T/bad.json"
 	mv "$T/bad.json" "$T/run/w/trial-2/on/observation.json"
 	run --separate-stderr env OUTPUT="$T/out" pipelines/paired-report "$T/run"
 	assert_exit 1
 	assert_stderr_contains "paired-report: $T/run/w/trial-2/on/observation.json:" "extra"
 	[[ ! -e $T/out/paired-report.json && ! -e $T/out/report.md ]] || fail "a report was written: $(ls "$T/out")"
-	arm w 1 off 1 winning >"$T/arms.jsonl"
+	paired_arm w 1 off 1 winning >"$T/arms.jsonl"
 	run --separate-stderr pc-evaluate --paired <"$T/arms.jsonl"
 	assert_exit 1
 	assert_stderr_contains "stdin:1: outcome: must be one of"
@@ -113,7 +85,7 @@ trials() {
 	assert_stderr_contains "no paired arm observations on stdin"
 }
 
-@test "--trials takes a whole number of trials and needs --paired; pc-report --paired takes text or markdown" {
+@test "--trials takes a whole number of trials and needs --paired; pc-report --paired takes text, markdown or html" {
 	for bad in 0 -1 x 10001; do
 		run --separate-stderr pc-evaluate --paired --trials "$bad" </dev/null
 		assert_exit 64
@@ -124,5 +96,5 @@ trials() {
 	assert_stderr_contains "--trials needs --paired"
 	run --separate-stderr pc-report --paired --format junit </dev/null
 	assert_exit 64
-	assert_stderr_contains "--paired takes --format text or markdown"
+	assert_stderr_contains "--paired takes --format text, markdown or html"
 }

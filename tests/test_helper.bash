@@ -272,3 +272,31 @@ copy_catalog() {
 registry_manifest() {
 	jq "${1:-.}" "$REGISTRY_MANIFEST"
 }
+
+# paired_arm TASK TRIAL ARM POSITION OUTCOME [SECONDS]: one arm observation, on
+# one line, with one step "task" that took SECONDS (default 12.5).
+paired_arm() {
+	jq -nc --arg task "$1" --argjson trial "$2" --arg arm "$3" --argjson position "$4" \
+		--arg outcome "$5" --argjson seconds "${6:-12.5}" '{
+		schema: "powercontext.e2e-paired-arm/v3", run_id: "\($task)-t\($trial)-\($arm)-0123456789ab",
+		task_id: $task, trial: $trial, arm: $arm, position: $position,
+		environment: {commit: "1.4.1", database: "sqlite", adapter: "bub", adapter_version: "0.5.1",
+			adapter_protocol_version: "1", agent_model: "openai:pc-e2e-scripted/x@0123456789ab",
+			started_at: "2026-12-02T10:00:00Z", finished_at: "2026-12-02T10:01:00Z"},
+		scope_id: (if $arm == "on" then "scp_1" else null end),
+		harbor: {rewards: {reward: (if $outcome == "passed" then 1 else 0 end)}},
+		steps: [{name: "task", seconds: $seconds, input_tokens: 1200, output_tokens: 80}],
+		outcome: $outcome}'
+}
+
+# paired_trials N ON OFF: N trials of workload w, ON's outcome ON and OFF's OFF,
+# written as a run writes them, under $T/run/w/trial-<n>/<arm>/observation.json.
+paired_trials() {
+	local n on=$2 off=$3 first second
+	for ((n = 1; n <= $1; n++)); do
+		if ((n % 2)); then first=off second=on; else first=on second=off; fi
+		mkdir -p "$T/run/w/trial-$n/off" "$T/run/w/trial-$n/on"
+		paired_arm w "$n" "$first" 1 "$([[ $first == on ]] && echo "$on" || echo "$off")" | jq . >"$T/run/w/trial-$n/$first/observation.json"
+		paired_arm w "$n" "$second" 2 "$([[ $second == on ]] && echo "$on" || echo "$off")" | jq . >"$T/run/w/trial-$n/$second/observation.json"
+	done
+}

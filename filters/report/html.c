@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "html.h"
 #include "json.h"
 #include "trend.h"
 
@@ -55,18 +56,26 @@ static void add_text(struct sbuf *b, const char *s)
 	report_add_escaped(b, s ? s : "");
 }
 
-static void html_head(struct sbuf *b, const struct cases *cs, int color)
+void html_open(struct sbuf *b, const char *title, const char *style, int color)
 {
 	sbuf_add(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width\">\n"
-		    "<link rel=\"icon\" href=\"data:,\">\n"
-		    "<title>PowerContext end-to-end Memory evaluation</title>\n<style>\n");
+		    "<link rel=\"icon\" href=\"data:,\">\n<title>");
+	add_text(b, title);
+	sbuf_add(b, "</title>\n<style>\n");
 	sbuf_add(b, style_base);
 	if (color)
 		sbuf_add(b, style_color);
-	sbuf_add(b,
-		 "</style>\n</head>\n<body>\n<h1>PowerContext end-to-end Memory evaluation</h1>\n"
-		 "<p class=\"counts\">");
+	sbuf_add(b, style ? style : "");
+	sbuf_add(b, "</style>\n</head>\n<body>\n<h1>");
+	add_text(b, title);
+	sbuf_add(b, "</h1>\n");
+}
+
+static void html_head(struct sbuf *b, const struct cases *cs, int color)
+{
+	html_open(b, "PowerContext end-to-end Memory evaluation", NULL, color);
+	sbuf_add(b, "<p class=\"counts\">");
 	report_add_counts(b, cs);
 	sbuf_add(b, ".</p>\n");
 }

@@ -117,23 +117,31 @@ static void add_arm(struct sbuf *b, jv arm)
 static void add_summary(struct sbuf *b, jv summary)
 {
 	jv off = json_get(summary, "off"), on = json_get(summary, "on");
-	jv mean = json_get(summary, "mean_delta"), interval = json_get(summary, "delta_interval");
 
 	sbuf_add(b, "- OFF: ");
 	add_arm(b, off);
 	sbuf_add(b, "\n- ON: ");
 	add_arm(b, on);
-	sbuf_addf(b, "\n- Scored pairs: %.0f; ON minus OFF: ", json_number_at(summary, "pairs", 0));
+	sbuf_add(b, "\n- ");
+	paired_add_pairs(b, summary);
+	sbuf_add(b, "\n");
+	jv_free(off);
+	jv_free(on);
+}
+
+void paired_add_pairs(struct sbuf *b, jv summary)
+{
+	jv mean = json_get(summary, "mean_delta"), interval = json_get(summary, "delta_interval");
+
+	sbuf_addf(b, "Scored pairs: %.0f; ON minus OFF: ", json_number_at(summary, "pairs", 0));
 	if (jv_get_kind(mean) == JV_KIND_NUMBER) {
 		add_number(b, jv_number_value(mean), SIGNED2);
 		add_interval(b, interval, SIGNED2);
 	} else
 		sbuf_add(b, "n/a");
-	sbuf_addf(b, "; ON better in %.0f, OFF better in %.0f, tied in %.0f\n",
+	sbuf_addf(b, "; ON better in %.0f, OFF better in %.0f, tied in %.0f",
 		  json_number_at(summary, "on_better", 0), json_number_at(summary, "off_better", 0),
 		  json_number_at(summary, "tied", 0));
-	jv_free(off);
-	jv_free(on);
 	jv_free(mean);
 	jv_free(interval);
 }
@@ -233,7 +241,7 @@ static void add_section(struct sbuf *b, const char *title, int code, jv summary)
 	add_server(b, summary);
 }
 
-static void add_agent(struct sbuf *b, jv agent)
+void paired_add_agent(struct sbuf *b, jv agent)
 {
 	const char *model = json_str(agent, "model");
 	jv settings = json_get(agent, "settings");
@@ -247,7 +255,7 @@ static void add_agent(struct sbuf *b, jv agent)
 		sbuf_addf(b, ", %s `%s`", name, json_str(settings, name));
 		jv_free(key);
 	}
-	sbuf_add(b, ".\n");
+	sbuf_add(b, ".");
 	jv_free(keys);
 	jv_free(settings);
 }
@@ -260,7 +268,8 @@ void paired_add_markdown(struct sbuf *b, jv report)
 	sbuf_addf(b,
 		  "# PowerContext OFF/ON comparison\n\nPreliminary: %.0f trial(s) per arm. %s\n\n",
 		  json_number_at(report, "trials", 0), preliminary);
-	add_agent(b, agent);
+	paired_add_agent(b, agent);
+	sbuf_add(b, "\n");
 	jv_array_foreach(tasks, i, task) {
 		add_section(b, json_str(task, "task_id"), 1, task);
 		jv_free(task);
@@ -286,14 +295,24 @@ static double sign_test(double b, double c)
 	return fmin(1, 2 * tail);
 }
 
-static void add_sign_test(struct sbuf *b, const char *title, jv summary)
+double paired_sign_test(jv summary, const char **verdict)
 {
 	double on = json_number_at(summary, "on_better", 0);
 	double off = json_number_at(summary, "off_better", 0);
 	double p = sign_test(on, off);
-	const char *verdict = p >= 0.05  ? "no evidence either way at 0.05"
-			      : on > off ? "ON better"
-					 : "OFF better";
+
+	*verdict = p >= 0.05 ? "no evidence either way at 0.05" : on > off ? "ON better"
+									   : "OFF better";
+	return p;
+}
+
+static void add_sign_test(struct sbuf *b, const char *title, jv summary)
+{
+	const char *verdict;
+	double p = paired_sign_test(summary, &verdict);
+
+	double on = json_number_at(summary, "on_better", 0);
+	double off = json_number_at(summary, "off_better", 0);
 
 	sbuf_addf(b, "%s: ON better in %.0f, OFF better in %.0f; sign test p = %.4g: %s\n", title,
 		  on, off, p, verdict);

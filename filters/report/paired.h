@@ -15,5 +15,20 @@
 /* report: a normalized powercontext.e2e-paired-report/v4 (borrowed). */
 void paired_add_markdown(struct sbuf *b, jv report);
 void paired_add_text(struct sbuf *b, jv report);
+/* One page: per workload and in total, each arm's success rate and Wilson
+ * interval as a plot, the ON minus OFF score and the sign test (NO_COLOR:
+ * color 0) (paired_html.c). */
+void paired_add_html(struct sbuf *b, jv report, int color);
+
+/* Pieces of report.md the other formats say in the same words: a
+ * summary's (borrowed) "Scored pairs: …" line and the agent's (borrowed)
+ * "Host `…` …." line, neither with a newline. */
+void paired_add_pairs(struct sbuf *b, jv summary);
+void paired_add_agent(struct sbuf *b, jv agent);
+
+/* The sign test of a summary's (borrowed) discordant pairs: its p-value,
+ * and the verdict it reads at 0.05 ("ON better", "OFF better", or "no
+ * evidence either way at 0.05"). */
+double paired_sign_test(jv summary, const char **verdict);
 
 #endif

@@ -43,7 +43,7 @@ static char *usage_text(void)
 	sbuf_add(&b,
 		 "] [--output DIR] [-v|--verbose]\n"
 		 "                 [--ledger URL [--trend] [--trend-runs N]]\n"
-		 "       pc-report --paired [--format text|markdown] [--output DIR]\n"
+		 "       pc-report --paired [--format text|markdown|html] [--output DIR]\n"
 		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts;\n"
 		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired).\n");
 	report_formats_add_help(&b, "  --format F    ");
@@ -55,8 +55,9 @@ static char *usage_text(void)
 		     "  --trend       show each case's verdicts over its last comparable runs\n"
 		     "  --trend-runs N  how many runs a trend shows (default 10, 1 to 1000)\n"
 		     "  --paired      an OFF/ON comparison's report: markdown is PowerContext's\n"
-		     "                report.md, text adds the sign test over discordant pairs;\n"
-		     "                --output DIR writes DIR/report.md\n"
+		     "                report.md, text adds the sign test over discordant pairs,\n"
+		     "                html plots each arm's rate; --output DIR writes\n"
+		     "                DIR/report.md\n"
 		     "Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
 		     "failed, 3 inconclusive (or skipped before anything was collected); 1 when\n"
 		     "the ledger cannot be written, after the report is printed.  With --paired:\n"
@@ -95,6 +96,12 @@ static int parse_runs(const char *s, int *runs)
 		return -1;
 	*runs = (int)n;
 	return 0;
+}
+
+/* The formats --paired writes. */
+static int paired_format(const struct report_format *f)
+{
+	return !strcmp(f->name, "text") || !strcmp(f->name, "markdown") || !strcmp(f->name, "html");
 }
 
 static int parse_args(int argc, char **argv, const char *usage, struct options *o)
@@ -138,11 +145,10 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		format = isatty(STDOUT_FILENO) ? "text" : "markdown";
 	if (!(o->format = report_format_named(format)))
 		return unknown_format(usage);
-	if (o->paired && (o->ledger || o->verbose ||
-			  (strcmp(o->format->name, "text") && strcmp(o->format->name, "markdown"))))
+	if (o->paired && (o->ledger || o->verbose || !paired_format(o->format)))
 		return stage_usage_error("pc-report", usage,
-					 "--paired takes --format text or markdown and --output "
-					 "only"),
+					 "--paired takes --format text, markdown or html and "
+					 "--output only"),
 		       STAGE_USAGE;
 	o->trend = o->trend || (o->ledger && o->format->needs_trends);
 	if (o->trend && !o->ledger)
@@ -385,8 +391,11 @@ static int run_paired(const struct options *o, const struct redactor *red)
 			status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
 		free(text);
 	}
+	const char *no_color = getenv("NO_COLOR");
 	if (!strcmp(o->format->name, "text"))
 		paired_add_text(&b, report);
+	else if (!strcmp(o->format->name, "html"))
+		paired_add_html(&b, report, !(no_color && *no_color));
 	else
 		paired_add_markdown(&b, report);
 	char *text = sbuf_take(&b);

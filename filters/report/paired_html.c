@@ -1,0 +1,171 @@
+/* paired_html: pc-report --paired --format html, the OFF/ON comparison as
+ * one self-contained page (paired.h).  Per workload and in total: a plot of
+ * each arm's success rate with its Wilson interval, the ON minus OFF score
+ * with its interval, and the sign test's reading of the discordant pairs.
+ * Every mark is also a word: colour only adds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+#include "json.h"
+#include "paired.h"
+#include "report.h"
+
+/* The plot: a 0-100% axis and one row per arm. */
+#define PLOT_W     480
+#define PLOT_LEFT  60
+#define PLOT_RIGHT 440
+#define ROW_OFF    28
+#define ROW_ON     58
+#define PLOT_H     96
+
+static const char style_paired[] =
+	"svg .whisker{stroke:currentColor;stroke-width:2}\n"
+	"td.num{text-align:right}\n";
+/* what colour adds: the ON arm in the accepted green */
+static const char style_paired_color[] = "svg .on{color:#1a7f37}\n";
+
+/* text escaped, each `span` of it as code, as markdown would show it */
+static void add_code_spans(struct sbuf *b, const char *text)
+{
+	int open = 0;
+
+	for (const char *p = text, *tick; *p; p = tick + 1) {
+		tick = strchr(p, '`');
+		char *piece = pc_xstrdup(p);
+		piece[tick ? (size_t)(tick - p) : strlen(p)] = '\0';
+		report_add_escaped(b, piece);
+		free(piece);
+		if (!tick)
+			break;
+		sbuf_add(b, open ? "</code>" : "<code>");
+		open = !open;
+	}
+	if (open)
+		sbuf_add(b, "</code>");
+}
+
+static double plot_x(double rate)
+{
+	return PLOT_LEFT + rate * (PLOT_RIGHT - PLOT_LEFT);
+}
+
+static void svg_axis(struct sbuf *b)
+{
+	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", PLOT_LEFT,
+		  PLOT_H - 18, PLOT_RIGHT, PLOT_H - 18);
+	for (int pct = 0; pct <= 100; pct += 25) {
+		double x = plot_x(pct / 100.0);
+		sbuf_addf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\"/>",
+			  x, x,
+			  PLOT_H - 18);
+		sbuf_addf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>\n", x,
+			  PLOT_H - 4, pct);
+	}
+}
+
+/* One arm's row: its rate as a point, its interval as a whisker, or "not
+ * scored" when no run was. */
+static void svg_arm(struct sbuf *b, jv arm, const char *name, int y)
+{
+	jv rate = json_get(arm, "success_rate"), interval = json_get(arm, "success_rate_interval");
+
+	sbuf_addf(b, "<g class=\"%s\"><text x=\"4\" y=\"%d\">%s</text>\n", name, y + 4,
+		  name[1] == 'n' ? "ON" : "OFF");
+	if (jv_get_kind(rate) == JV_KIND_NUMBER && jv_get_kind(interval) == JV_KIND_OBJECT) {
+		sbuf_addf(b,
+			  "<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
+			  plot_x(json_number_at(interval, "low", 0)), y,
+			  plot_x(json_number_at(interval, "high", 0)), y);
+		sbuf_addf(b, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%d\" r=\"4\"/>\n",
+			  plot_x(jv_number_value(rate)), y);
+	} else
+		sbuf_addf(b, "<text x=\"%d\" y=\"%d\">not scored</text>\n", PLOT_LEFT + 4, y + 4);
+	sbuf_add(b, "</g>\n");
+	jv_free(rate);
+	jv_free(interval);
+}
+
+static void svg_plot(struct sbuf *b, jv summary)
+{
+	jv off = json_get(summary, "off"), on = json_get(summary, "on");
+
+	sbuf_addf(b,
+		  "<figure><svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
+		  "<title>Success rate per arm, with its 95%% Wilson interval</title>\n",
+		  PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+	svg_axis(b);
+	svg_arm(b, off, "off", ROW_OFF);
+	svg_arm(b, on, "on", ROW_ON);
+	sbuf_add(b, "</svg><figcaption>Success rate, 95% Wilson interval</figcaption></figure>\n");
+	jv_free(off);
+	jv_free(on);
+}
+
+static void arm_row(struct sbuf *b, jv summary, const char *arm)
+{
+	jv a = json_get(summary, arm);
+
+	sbuf_addf(b, "<tr class=\"%s\"><th>%s</th>", arm, arm[1] == 'n' ? "ON" : "OFF");
+	static const char *const counts[] = { "passed", "scored", "timeouts", "errors",
+					      "integration_failures", "cross_scope_accesses" };
+	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+		sbuf_addf(b, "<td class=\"num\">%.0f</td>", json_number_at(a, counts[i], 0));
+	sbuf_add(b, "</tr>\n");
+	jv_free(a);
+}
+
+static void section(struct sbuf *b, const char *title, jv summary)
+{
+	const char *verdict;
+	double p = paired_sign_test(summary, &verdict);
+	struct sbuf text = { 0 };
+
+	sbuf_add(b, "<section>\n<h2>");
+	report_add_escaped(b, title);
+	sbuf_add(b, "</h2>\n");
+	svg_plot(b, summary);
+	sbuf_add(b, "<table>\n<thead><tr><th>Arm</th><th>Passed</th><th>Scored</th>"
+		    "<th>Timed out</th><th>Errors</th><th>Integration failures</th>"
+		    "<th>Reached another Scope</th></tr></thead>\n<tbody>\n");
+	arm_row(b, summary, "off");
+	arm_row(b, summary, "on");
+	sbuf_add(b, "</tbody>\n</table>\n<p class=\"delta\">");
+	/* the same words as report.md's line and the text report's reading */
+	paired_add_pairs(&text, summary);
+	char *line = sbuf_take(&text);
+	add_code_spans(b, line);
+	free(line);
+	sbuf_addf(b, "</p>\n<p class=\"sign\">Sign test over the discordant pairs: p = %.4g, ", p);
+	report_add_escaped(b, verdict);
+	sbuf_add(b, ".</p>\n</section>\n");
+}
+
+void paired_add_html(struct sbuf *b, jv report, int color)
+{
+	jv tasks = json_get(report, "tasks"), total = json_get(report, "total");
+	jv agent = json_get(report, "agent");
+	struct sbuf text = { 0 };
+
+	char *style = text_fmt("%s%s", style_paired, color ? style_paired_color : "");
+	html_open(b, "PowerContext OFF/ON comparison", style, color);
+	free(style);
+	sbuf_addf(b, "<p class=\"trials\">%.0f trial(s) per arm. ",
+		  json_number_at(report, "trials", 0));
+	paired_add_agent(&text, agent);
+	char *line = sbuf_take(&text);
+	add_code_spans(b, line);
+	free(line);
+	sbuf_add(b, "</p>\n");
+	jv_array_foreach(tasks, i, task) {
+		section(b, json_str(task, "task_id"), task);
+		jv_free(task);
+	}
+	section(b, "All workloads", total);
+	sbuf_add(b, "</body>\n</html>\n");
+	jv_free(tasks);
+	jv_free(total);
+	jv_free(agent);
+}
