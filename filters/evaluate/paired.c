@@ -306,6 +306,7 @@ static jv summary(jv observations)
 
 /* ---- the report ---- */
 
+/* The workload ids of the observations (consumed), first seen first. */
 static jv task_ids(jv observations)
 {
 	jv ids = jv_array(), seen = jv_object();
@@ -320,6 +321,7 @@ static jv task_ids(jv observations)
 		jv_free(o);
 	}
 	jv_free(seen);
+	jv_free(observations);
 	return ids;
 }
 

@@ -424,6 +424,7 @@ static int attribute(struct member *mk, const struct run *trial, jv results, int
 	}
 	jv_free(missing);
 	jv_free(ran);
+	jv_free(own);
 	return 0;
 }
 
