@@ -195,7 +195,9 @@ static int owned_step(jv step, jv steps)
 	int owned = 0;
 
 	jv_array_foreach(steps, i, s) {
-		owned = owned || jv_equal(jv_copy(name), s);
+		/* jv_equal frees both: called for every step, matched or not */
+		int same = jv_equal(jv_copy(name), s);
+		owned = owned || same;
 	}
 	jv_free(name);
 	return owned;

@@ -294,7 +294,9 @@ static char *merge_tasks(const struct fleet *f, const char *batch, const struct 
 		}
 		jv_free(own);
 	}
-	char *text = toml_dump(jv_object_set(jv_copy(src[0].toml), jv_string("steps"), steps));
+	jv merged = jv_object_set(jv_copy(src[0].toml), jv_string("steps"), steps);
+	char *text = toml_dump(merged);
+	jv_free(merged);
 	if (rc == 0)
 		rc = io_write_artifact(dir, "task.toml", text, strlen(text), e);
 	free(text);
@@ -374,7 +376,9 @@ static jv owned_steps(jv results, jv names)
 		jv name = json_get(step, "step_name");
 		int mine = 0;
 		jv_array_foreach(names, j, n) {
-			mine = mine || jv_equal(jv_copy(name), n);
+			/* jv_equal frees both: called for every name, matched or not */
+			int same = jv_equal(jv_copy(name), n);
+			mine = mine || same;
 		}
 		own = mine ? jv_array_append(own, step) : (jv_free(step), own);
 		jv_free(name);
