@@ -114,6 +114,54 @@ PROMPT="channel=\$acp-server|chat_id=00\n---Date: 2026-12-01---\nPlan tonight's 
 		"$BATS_FILE_TMPDIR/requests.jsonl") -ge 5 ]] || fail "errors not logged with their message"
 }
 
+@test "scripted model: a turn whose required context is missing plays its otherwise turn when it has one, else is refused" {
+	local paired=api-version-continuation recall model chunks
+	model=$(model_name "$paired")
+	recall=$(jq -r '.sessions[] | select(.name == "recall") | .prompt' "$SCRIPTS/$paired.json")
+	# without the context: the otherwise turn, content only, no tool call, nothing written
+	chat "$(bub_body "$model" "$(jq -nc --arg u "channel=\$acp-server|chat_id=00
+---Date: 2026-12-01---
+$recall?" '[{role: "system", content: "Bub"}, {role: "user", content: $u}]')")"
+	[[ $status_code == 200 ]] || fail "otherwise: $status_code $output"
+	chunks=$(sed -n 's/^data: \({.*\)$/\1/p' "$T/reply")
+	[[ $(jq -rs '[.[].choices[0].delta.content // empty] | join("")' <<<"$chunks") == "I don't know."* ]] ||
+		fail "not the otherwise turn: $chunks"
+	[[ $(jq -rs '[.[].choices[0].delta.tool_calls // empty] | length' <<<"$chunks") == 0 ]] || fail "a tool call: $chunks"
+	[[ $(jq -rs '[.[].choices[0].finish_reason // empty] | join(",")' <<<"$chunks") == stop ]] || fail "finish: $chunks"
+	# with both fragments in a system message: the answering turn writes answer.json
+	chat "$(bub_body "$model" "$(jq -nc --arg u "$recall?" '[{role: "system", content: "PowerContext host-supplied context: /inventory/v4 and Inventory-Api-Version"},
+		{role: "user", content: $u}]')")"
+	[[ $status_code == 200 ]] || fail "with context: $status_code $output"
+	chunks=$(sed -n 's/^data: \({.*\)$/\1/p' "$T/reply")
+	jq -rs '[.[].choices[0].delta.tool_calls // empty | .[0].function.arguments][0] | fromjson | .command' <<<"$chunks" |
+		grep -q '/workspace/answer.json' || fail "not the answering turn: $chunks"
+	# one fragment is not enough
+	chat "$(bub_body "$model" "$(jq -nc --arg u "$recall?" '[{role: "system", content: "/inventory/v4"}, {role: "user", content: $u}]')")"
+	[[ $status_code == 200 && $output != *tool_calls* && $output == *"I don't know."* ]] || fail "one fragment: $status_code $output"
+	# a turn without otherwise still answers 409 (scripted-release-window's third turn)
+	chat "$(bub_body "$(model_name "$ID")" "[{\"role\":\"user\",\"content\":\"$PROMPT\"},{\"role\":\"assistant\",\"content\":\"a\"},
+		{\"role\":\"assistant\",\"content\":\"b\"}]")"
+	[[ $status_code == 409 && $output == *"turn 3 requires context holding"* ]] || fail "no otherwise: $status_code $output"
+	# an otherwise turn with context requirements of its own is checked the same way
+	mkdir -p "$T/scripts"
+	jq '.workload = "nested-otherwise" | .sessions[1].turns[0].otherwise.requires_context = ["only-in-context"]' \
+		"$SCRIPTS/$paired.json" >"$T/scripts/nested-otherwise.json"
+	python3 "$REPO/pipelines/scripted-model" "$T/scripts" "$T/nested.url" "$T/nested.jsonl" 2>"$T/nested.err" 3>&- &
+	local pid=$! i
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $T/nested.url ]] && break
+		sleep 0.1
+	done
+	[[ -s $T/nested.url ]] &&
+		run curl -sS -o "$T/reply" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary \
+			"$(bub_body "pc-e2e-scripted/nested-otherwise@$(sha256sum "$T/scripts/nested-otherwise.json" | cut -c1-12)" \
+				"$(jq -nc --arg u "$recall?" '[{role: "user", content: $u}]')")" "$(cat "$T/nested.url")/chat/completions"
+	kill "$pid"
+	[[ -s $T/nested.url ]] || fail "nested server: $(cat "$T/nested.err")"
+	[[ $output == 409 ]] && grep -q "requires context holding.*only-in-context" "$T/reply" ||
+		fail "nested otherwise: $output $(cat "$T/reply")"
+}
+
 @test "scripted extractor: the readiness probe, candidates citing the evidence that holds a rule's text, in the schema's shape, and reconciliation" {
 	local evidence='[{"evidence_id":"source:1","content":{"content":"nothing here"}},
 		{"evidence_id":"source:2","content":{"content":"LEDGER_DB_REPLICAS=3"}}]'
