@@ -17,6 +17,7 @@
 #include <jv.h>
 
 #include "err.h"
+#include "hash.h"
 #include "run.h"
 
 /* Per selection (n, borrowed), the index of the first selection of its
@@ -31,7 +32,23 @@ int batch_size(const struct fleet *f, int first);
 int batch_check(jv selections, struct pc_err *e);
 
 /* Run the group whose first selection is first as one trial: its members'
- * records, in selection order (owned). */
+ * records, in selection order (owned) (batch_trial.c). */
 jv batch_run(const struct fleet *f, int first);
+
+/* One member's source task, as batch.c loads and checks it and
+ * batch_trial.c merges it. */
+struct source {
+	jv workload; /* owned: the selection's */
+	jv toml;     /* owned: its task.toml */
+	char *dir;   /* owned: its task directory */
+	char checksum[SHA256_HEX_LEN + 1];
+};
+
+/* Load the member's task (selection borrowed): local, the one its manifest
+ * pins, scored by Harbor's "final" strategy, with plain distinct step
+ * names; -1 with e naming the batch and the workload.  Every loaded source,
+ * failed or not, is freed by batch_source_free. */
+int batch_source_load(struct source *s, jv selection, const char *batch, struct pc_err *e);
+void batch_source_free(struct source *s);
 
 #endif
