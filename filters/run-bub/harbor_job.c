@@ -1,10 +1,9 @@
 /* harbor_job: the runner that hands a workload to the real Harbor CLI
  * (docs/DESIGN.md §5.11).
  *
- * One Harbor job per workload: pc-run-bub writes its JobConfig (job name =
- * run id, jobs dir = the workload's harbor-jobs/, one attempt, the task's
- * dataset, pc-e2e's environment and agent classes from python/pc_e2e_harbor),
- * runs `harbor run -c`, and reads back the trial Harbor wrote.  Harbor sees
+ * One Harbor job per workload: pc-run-bub writes its JobConfig
+ * (harbor_jobconfig.c), runs `harbor run -c`, and reads back the trial
+ * Harbor wrote.  Harbor sees
  * no more of this process's environment than the agent would, plus its own
  * settings; the agent's environment travels in PC_E2E_HARBOR_AGENT_ENV, not
  * in the JobConfig, because Harbor writes that to disk.
@@ -20,6 +19,7 @@
 
 #include "agent.h"
 #include "harbor.h"
+#include "harbor_jobconfig.h"
 #include "harbor_layout.h"
 #include "io.h"
 #include "json.h"
@@ -31,9 +31,6 @@
 #include "text.h"
 #include "toml.h"
 
-#define ENVIRONMENT_CLASS       "pc_e2e_harbor.environment:BwrapEnvironment"
-#define PROVISIONED_AGENT_CLASS "pc_e2e_harbor.agent:CommandAgent"
-#define INSTALLING_AGENT_CLASS  "pc_e2e_harbor.agent:InstalledBubAgent"
 /* beyond the task's own timeouts: environment and agent set-up, Harbor's start */
 #define HARBOR_SLACK_S 600
 /* Harbor's credential checks read the environment and files, nothing remote */
@@ -44,93 +41,6 @@ static const char *harbor_venv(void)
 	const char *dir = getenv("POWERCONTEXT_E2E_HARBOR");
 
 	return dir && *dir ? dir : NULL;
-}
-
-/* ---- the JobConfig ---- */
-
-/* Harbor matches task_names as fnmatch patterns: a name is itself only with
- * its pattern characters bracketed. */
-static jv literal_pattern(const char *name)
-{
-	struct sbuf b = { 0 };
-
-	for (const char *p = name; *p; p++)
-		sbuf_addf(&b, strchr("*?[", *p) ? "[%c]" : "%c", *p);
-	char *text = sbuf_take(&b);
-	jv out = jv_string(text);
-	free(text);
-	return out;
-}
-
-/* The registry copy Harbor reads, with absolute task paths, in the job
- * directory beside Harbor's own files. */
-#define RESOLVED_REGISTRY_FILE "pc-e2e-registry.json"
-
-static jv dataset_config(const struct run *r, const char *task_dir, const char *job_dir)
-{
-	if (task_dir) {
-		char *parent = pc_xstrdup(task_dir), *slash = strrchr(parent, '/');
-		jv name = literal_pattern(slash ? slash + 1 : task_dir);
-		if (slash)
-			*slash = '\0';
-		jv out = JV_OBJECT(jv_string("path"), jv_string(parent),
-				   jv_string("task_names"), JV_ARRAY(name));
-		free(parent);
-		return out;
-	}
-	jv task = json_at(r->workload, "dataset.task_id");
-	jv out = JV_OBJECT(jv_string("name"), json_at(r->workload, "dataset.name"),
-			   jv_string("version"), json_at(r->workload, "dataset.version"),
-			   jv_string("task_names"), JV_ARRAY(task));
-
-	if (r->fleet->o->registry) {
-		char *copy = io_join(job_dir, RESOLVED_REGISTRY_FILE);
-		out = jv_object_set(out, jv_string("registry_path"), jv_string(copy));
-		free(copy);
-	}
-	return out;
-}
-
-/* Here: the command pc-run-bub resolved, launched inside the sandbox.
- * Remote: Bub installed inside the sandbox from what its provisioning
- * recorded. */
-static jv agent_config(const struct run *r)
-{
-	const struct options *o = r->fleet->o;
-	const struct agent *resolved = r->fleet->agent;
-	const char *version = json_str(resolved->adapter, "adapter_version");
-	jv kwargs;
-
-	if (o->harbor_env)
-		kwargs = JV_OBJECT(
-			jv_string("bub"), jv_string(resolved->bub_dir ? resolved->bub_dir : ""));
-	else
-		kwargs = JV_OBJECT(jv_string("command"), jv_string(resolved->command),
-				   jv_string("version"), jv_string(version ? version : "unknown"));
-	const char *class = o->harbor_env ? INSTALLING_AGENT_CLASS : PROVISIONED_AGENT_CLASS;
-	jv agent = JV_OBJECT(jv_string("import_path"), jv_string(class),
-			     jv_string("kwargs"), kwargs);
-	if (o->agent_timeout > 0)
-		agent = jv_object_set(agent, jv_string("override_timeout_sec"),
-				      jv_number(o->agent_timeout));
-	return agent;
-}
-
-static jv job_config(const struct run *r, const char *task_dir, const char *job_dir)
-{
-	const char *type = r->fleet->o->harbor_env;
-	jv environment = type ? JV_OBJECT(jv_string("type"), jv_string(type))
-			      : JV_OBJECT(jv_string("import_path"), jv_string(ENVIRONMENT_CLASS));
-
-	environment = jv_object_set(environment, jv_string("delete"), jv_true());
-	return JV_OBJECT(jv_string("job_name"), jv_string(r->run_id),
-			 jv_string("jobs_dir"), jv_string(r->jobs_dir),
-			 jv_string("n_attempts"), jv_number(1),
-			 jv_string("n_concurrent_trials"), jv_number(1),
-			 jv_string("quiet"), jv_true(),
-			 jv_string("environment"), environment,
-			 jv_string("agents"), JV_ARRAY(agent_config(r)),
-			 jv_string("datasets"), JV_ARRAY(dataset_config(r, task_dir, job_dir)));
 }
 
 /* ---- Harbor's process ---- */
@@ -444,11 +354,11 @@ struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
 	else {
 		/* outside the job directory: Harbor's own config.json is the evidence */
 		config = io_join(private, "job.json");
-		jv job = job_config(r, task_dir, res.job_dir);
+		jv job = harbor_job_config(r, task_dir, res.job_dir);
 		rc = harbor_write_json(private, "job.json", job, &e);
 		if (rc == 0 && !task_dir && r->fleet->o->registry)
 			rc = registry_write_resolved(r->fleet->o->registry, res.job_dir,
-						     RESOLVED_REGISTRY_FILE, &e);
+						     HARBOR_RESOLVED_REGISTRY_FILE, &e);
 		if (rc == 0)
 			rc = run_harbor(r, task_dir, res.job_dir, config, &e);
 		unlink(config);
