@@ -76,6 +76,11 @@ setup() {
 	assert_exit 1
 	assert_stderr_contains "paired-report: $T/run/w/trial-2/on/observation.json:" "extra"
 	[[ ! -e $T/out/paired-report.json && ! -e $T/out/report.md ]] || fail "a report was written: $(ls "$T/out")"
+	# a file that is not even JSON is named too, not left out of the run's order
+	echo '{not json' >"$T/run/w/trial-2/on/observation.json"
+	run --separate-stderr pipelines/paired-report "$T/run"
+	assert_exit 1
+	assert_stderr_contains "paired-report: $T/run/w/trial-2/on/observation.json:" "malformed JSON"
 	paired_arm w 1 off 1 winning >"$T/arms.jsonl"
 	run --separate-stderr pc-evaluate --paired <"$T/arms.jsonl"
 	assert_exit 1
