@@ -7,6 +7,8 @@
 # at once), `make crosscheck OUTPUT=…` checks
 # their replays against that release's own harness, `make compat` runs both on
 # every supported release, `make rescore REPLAY=…` re-evaluates saved replays,
+# `make paired` runs the paired OFF/ON comparison (TRIALS=N, CATALOG=powercontext,
+# RUNNER=harbor), `make paired-report REPLAY=…` summarizes saved arm observations,
 # `make lint` runs shellcheck and clang-format --dry-run over the sources.
 
 VERSION   = 0.1.0
@@ -77,7 +79,7 @@ LINT_C    = $(wildcard tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(FILTER_SRC) $(
 
 .SECONDARY:
 
-.PHONY: all test check-asan acceptance crosscheck compat rescore paired-report bench install uninstall clean deps lint fuzz
+.PHONY: all test check-asan acceptance crosscheck compat rescore paired paired-report bench install uninstall clean deps lint fuzz
 
 all: $(FILTERS:%=$(BIN)/%)
 
@@ -127,6 +129,15 @@ compat: all
 rescore: all
 	@test -n "$(REPLAY)" || { echo "usage: make rescore REPLAY='file or directory…'" >&2; exit 64; }
 	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) pipelines/rescore $(REPLAY)
+
+# PowerContext's paired OFF/ON comparison, run: TRIALS per arm (default 2) of the
+# paired workloads (CATALOG=powercontext: the release's own), on the scripted
+# model unless MODEL is set empty (then the caller's BUB_* and inference settings).
+paired: deps
+	$(MAKE) all
+	OUTPUT=$(OUTPUT) CATALOG=$(CATALOG) RUNNER=$(RUNNER) TRIALS=$(TRIALS) HOST=$(HOST) \
+		$(if $(filter undefined,$(origin MODEL)),,MODEL='$(MODEL)') \
+		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/paired $(ARGS)
 
 # PowerContext 1.4.1's paired-report.json and report.md from saved OFF/ON arm observations.
 paired-report: all

@@ -14,4 +14,9 @@ enum {
 /* UTC now, e.g. "2026-12-02T06:36:57.123456Z". */
 void clock_utc_now(char out[CLOCK_UTC_LEN]);
 
+/* An RFC 3339 time with "Z" or a numeric offset, as microseconds since the
+ * epoch; -1 for anything else.  Differences of two are exact, as Python's
+ * datetime subtraction is. */
+int clock_parse_us(const char *s, long long *us);
+
 #endif

@@ -467,28 +467,6 @@ static const struct field batch_member_fields[] = {
 static const struct shape s_batch_member = {
 	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = batch_member_fields
 };
-static const struct shape s_run_schema = { .kind = SK_STRING, .check = rule_run_schema };
-static const struct shape s_runner = { .kind = SK_STRING, .check = rule_runner };
-static const struct field run_fields[] = {
-	{ "schema", &s_run_schema, 0, NULL },
-	{ "run_id", &s_str, 0, NULL },
-	{ "scope_id", &s_str, 0, NULL },
-	{ "runner", &s_runner, 0, NULL },
-	{ "workload", &doc_manifest, 0, NULL },
-	{ "manifest", &s_manifest_ref, 0, NULL },
-	{ "task", &s_task_ref, 0, NULL },
-	{ "job_dir", &s_str_null, 0, NULL },
-	{ "trial_dir", &s_str_null, 0, NULL },
-	{ "batch", &s_batch_member, OPT, NULL },
-	{ "environment", &s_environment, 0, NULL },
-	{ "agent", &s_agent, 0, NULL },
-	{ "failure_policy", &s_policy, OPT, "\"collect-all\"" },
-	{ "status", &s_status, 0, NULL },
-	{ "errors", &s_strings, 0, NULL },
-	{ "powercontext", &s_server, 0, NULL },
-	END
-};
-const struct shape doc_run = { .kind = SK_OBJECT, .fields = run_fields };
 /* ---- paired arm observation (1.4.1's PairedArmObservation) ---- */
 
 static const struct shape s_seconds =
@@ -568,6 +546,48 @@ static const struct field paired_arm_fields[] = {
 	END
 };
 const struct shape doc_paired_arm = { .kind = SK_OBJECT, .fields = paired_arm_fields };
+/* ---- run record ---- */
+
+/* a paired arm's run: which arm, the session and step that score it, and
+ * what the Server saw (pc-normalize makes the arm's observation of it) */
+static const struct field arm_run_fields[] = {
+	{ "trial", &s_trial, 0, NULL },
+	{ "arm", &s_arm, 0, NULL },
+	{ "position", &s_position, 0, NULL },
+	{ "scored_session", &s_count, 0, NULL },
+	{ "scored_step", &s_str_null, 0, NULL },
+	{ "sessions", &s_session_snapshots, 0, NULL },
+	{ "settle_failures", &s_strings, 0, NULL },
+	{ "outside_scope", &s_outside_scopes, 0, NULL },
+	END
+};
+static const struct shape s_arm_run = {
+	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = arm_run_fields
+};
+static const struct shape s_run_schema = { .kind = SK_STRING, .check = rule_run_schema };
+static const struct shape s_runner = { .kind = SK_STRING, .check = rule_runner };
+static const struct field run_fields[] = {
+	{ "schema", &s_run_schema, 0, NULL },
+	{ "run_id", &s_str, 0, NULL },
+	/* null: a paired OFF arm, which has no Scope */
+	{ "scope_id", &s_str_null, 0, NULL },
+	{ "runner", &s_runner, 0, NULL },
+	{ "workload", &doc_manifest, 0, NULL },
+	{ "manifest", &s_manifest_ref, 0, NULL },
+	{ "task", &s_task_ref, 0, NULL },
+	{ "job_dir", &s_str_null, 0, NULL },
+	{ "trial_dir", &s_str_null, 0, NULL },
+	{ "batch", &s_batch_member, OPT, NULL },
+	{ "arm", &s_arm_run, OPT, NULL },
+	{ "environment", &s_environment, 0, NULL },
+	{ "agent", &s_agent, 0, NULL },
+	{ "failure_policy", &s_policy, OPT, "\"collect-all\"" },
+	{ "status", &s_status, 0, NULL },
+	{ "errors", &s_strings, 0, NULL },
+	{ "powercontext", &s_server, 0, NULL },
+	END
+};
+const struct shape doc_run = { .kind = SK_OBJECT, .fields = run_fields };
 /* ---- paired report (1.4.1's PairedReport) ---- */
 
 static const struct field interval_fields[] = {

@@ -18,6 +18,11 @@ char *outdir_workload(const char *id, const char *batch)
 		     : text_fmt("%s", id);
 }
 
+char *outdir_arm(const char *id, int trial, const char *arm)
+{
+	return text_fmt("%s/trial-%d/%s", id, trial, arm);
+}
+
 const char *outdir_batch_of(jv workload)
 {
 	jv categories = json_get(workload, "categories");

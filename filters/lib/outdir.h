@@ -6,7 +6,9 @@
  * batch merged into one shared trial keep theirs in
  * DIR/batch-<name>/tasks/<id>/, beside the batch's own files in
  * DIR/batch-<name>/ (its Harbor jobs, its merged task, its aggregate
- * evaluation and report), as PowerContext 1.4.1 lays them out.
+ * evaluation and report), as PowerContext 1.4.1 lays them out.  Each arm
+ * of a paired comparison keeps its observation and its Harbor jobs in
+ * DIR/<id>/trial-<n>/<off|on>/.
  */
 #ifndef PC_OUTDIR_H
 #define PC_OUTDIR_H
@@ -28,6 +30,9 @@ char *outdir_batch(const char *batch);
 /* A workload's directory, relative (owned): "<id>" alone, or
  * "batch-<name>/tasks/<id>" for a member of that merged batch. */
 char *outdir_workload(const char *id, const char *batch);
+
+/* A paired arm's directory, relative (owned): "<id>/trial-<n>/<arm>". */
+char *outdir_arm(const char *id, int trial, const char *arm);
 
 /* The workload's batch:<name> group (borrowed from workload), or NULL. */
 const char *outdir_batch_of(jv workload);

@@ -14,6 +14,7 @@
 #include "hash.h"
 #include "io.h"
 #include "json.h"
+#include "observe.h"
 #include "outdir.h"
 #include "stage.h"
 #include "text.h"
@@ -21,12 +22,16 @@
 extern char **environ;
 
 static const char usage[] =
-	"usage: pc-normalize [--output DIR]\n"
+	"usage: pc-normalize [--paired] [--output DIR]\n"
 	"Reads powercontext.e2e-run/v1 records on stdin and writes one\n"
 	"powercontext.e2e-evidence/v1 replay per record, rebuilt from the record and\n"
 	"the files under its trial directory.\n"
+	"  --paired      the records are paired arms (pc-run-bub --paired): write each\n"
+	"                arm's powercontext.e2e-paired-arm/v3 observation instead, its\n"
+	"                outcome classified as PowerContext 1.4.1 does\n"
 	"  --output DIR  also write DIR/<workload id>/replay.json (a merged batch's\n"
-	"                members: DIR/batch-<name>/tasks/<id>/replay.json)\n";
+	"                members: DIR/batch-<name>/tasks/<id>/replay.json; a paired\n"
+	"                arm: DIR/<id>/trial-<n>/<off|on>/observation.json)\n";
 
 /* The record's errors, each capped: a record from any producer may hold
  * one of any size, a replay does not. */
@@ -451,6 +456,48 @@ static int normalize_one(void *ctx, jv record, const struct json_reader *raw, jv
 	return 0;
 }
 
+static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *observation,
+		       int *code, struct pc_err *e)
+{
+	jv trial_dir = json_at(record, "trial_dir"), result = jv_object();
+	const char *trial =
+		jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
+	struct pc_err ignored;
+
+	(void)ctx, (void)raw, (void)code;
+	jv arm = json_get(record, "arm");
+	int is_arm = jv_get_kind(arm) == JV_KIND_OBJECT;
+	jv_free(arm);
+	if (!is_arm) {
+		jv_free(trial_dir);
+		return pc_fail(e, "--paired: the record is not a paired arm's (it has no \"arm\"; "
+				  "pc-run-bub --paired writes them)");
+	}
+	if (trial) {
+		char *path = io_join(trial, HARBOR_RESULT_FILE);
+		if (json_read_file(path, &result, &ignored) != 0 ||
+		    jv_get_kind(result) != JV_KIND_OBJECT)
+			jv_free(result), result = jv_object();
+		free(path);
+	}
+	jv harbor = harbor_observation(record, trial ? trial : "/nonexistent");
+	*observation = observe_arm(record, harbor, result);
+	jv_free(result);
+	jv_free(trial_dir);
+	return 0;
+}
+
+static char *arm_dir(jv record)
+{
+	jv id = json_at(record, "workload.id"), arm = json_get(record, "arm");
+	char *dir = outdir_arm(jv_string_value(id), (int)json_number_at(arm, "trial", 0),
+			       json_str(arm, "arm"));
+
+	jv_free(id);
+	jv_free(arm);
+	return dir;
+}
+
 static char *record_dir(jv record)
 {
 	jv workload = json_get(record, "workload"), batch = json_at(record, "batch.name");
@@ -467,6 +514,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "paired", no_argument, NULL, 'p' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-normalize", usage, "", longs, argc, argv };
@@ -479,16 +527,28 @@ int main(int argc, char **argv)
 		.none = "no run records on stdin",
 		.make = normalize_one,
 	};
+	const struct stage_pass arms = {
+		.prog = "pc-normalize",
+		.schema = SCHEMA_RUN,
+		.shape = &doc_run,
+		.dir_of = arm_dir,
+		.artifact = "observation.json",
+		.none = "no run records on stdin",
+		.make = observe_one,
+	};
 	const char *output = NULL;
 	struct redactor red;
-	int c, status;
+	int c, status, paired = 0;
 
 	while ((c = stage_option(&cli)) >= 0)
-		output = optarg;
+		if (c == 'p')
+			paired = 1;
+		else
+			output = optarg;
 	if (c != STAGE_END)
 		return stage_option_exit(c);
 	redactor_init(&red, environ);
-	status = stage_run_pass(&pass, output, &red);
+	status = stage_run_pass(paired ? &arms : &pass, output, &red);
 	redactor_free(&red);
 	return status;
 }

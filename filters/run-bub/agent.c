@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arm.h"
 #include "io.h"
 #include "json.h"
 #include "text.h"
@@ -65,14 +66,15 @@ void sandbox_base_env(struct envv *e)
 	env_forward(e, "LC_ALL");
 }
 
-void agent_env(const struct run *r, struct envv *e)
+/* PowerContext's plugin settings: the Server, the token and the Scope, and
+ * what it captures.  Only a Memory evaluation sets capture, and a paired ON
+ * arm turns it on, as 1.4.1 does; other kinds run with its defaults. */
+static void plugin_env(const struct run *r, struct envv *e)
 {
 	jv spec = jv_object_get(jv_copy(r->workload), jv_string("evaluation"));
-	jv exec = jv_object_get(jv_copy(r->workload), jv_string("execution"));
 	const struct pc_client *client = r->fleet->client;
 	char num[32];
 
-	sandbox_base_env(e);
 	env_forward_prefix(e, "POWERCONTEXT_BUB_");
 	env_forward_prefix(e, "POWERCONTEXT_CLIENT_");
 	env_set(e, "POWERCONTEXT_CLIENT_SERVER_URL", client->base_url);
@@ -81,6 +83,26 @@ void agent_env(const struct run *r, struct envv *e)
 	/* the plugin reads its own token setting from 1.3.0, the client's before */
 	if (client->token && !getenv("POWERCONTEXT_BUB_API_TOKEN"))
 		env_set(e, "POWERCONTEXT_BUB_API_TOKEN", client->token);
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_EVENTS",
+		r->arm || json_has_true(spec, "capture_events") ? "true" : "false");
+	snprintf(num, sizeof num, "%.0f", json_number_at(spec, "checkpoint_every_events", 5));
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_CHECKPOINT_EVERY", num);
+	snprintf(num, sizeof num, "%.0f", json_number_at(spec, "max_event_bytes", 8192));
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_MAX_BYTES", num);
+	env_set(e, "POWERCONTEXT_BUB_CAPTURE_LOG", "/logs/agent/powercontext-capture.jsonl");
+	env_set(e, "POWERCONTEXT_BUB_SCOPE_ID", r->scope);
+	jv_free(spec);
+}
+
+void agent_env(const struct run *r, struct envv *e)
+{
+	jv exec = jv_object_get(jv_copy(r->workload), jv_string("execution"));
+	char num[32];
+
+	sandbox_base_env(e);
+	/* a paired OFF arm is a user without PowerContext: no setting of it at all */
+	if (!r->arm || r->arm->on)
+		plugin_env(r, e);
 	if (r->agent_model) {
 		env_forward_prefix(e, "BUB_");
 		env_set(e, "BUB_MODEL", r->agent_model);
@@ -93,15 +115,6 @@ void agent_env(const struct run *r, struct envv *e)
 	env_set(e, "BUB_MAX_STEPS", num);
 	snprintf(num, sizeof num, "%.0f", json_number_at(exec, "max_tokens", 16384));
 	env_set(e, "BUB_MAX_TOKENS", num);
-	/* only a Memory evaluation sets capture; other kinds run with its defaults */
-	env_set(e, "POWERCONTEXT_BUB_CAPTURE_EVENTS",
-		json_has_true(spec, "capture_events") ? "true" : "false");
-	snprintf(num, sizeof num, "%.0f", json_number_at(spec, "checkpoint_every_events", 5));
-	env_set(e, "POWERCONTEXT_BUB_CAPTURE_CHECKPOINT_EVERY", num);
-	snprintf(num, sizeof num, "%.0f", json_number_at(spec, "max_event_bytes", 8192));
-	env_set(e, "POWERCONTEXT_BUB_CAPTURE_MAX_BYTES", num);
-	env_set(e, "POWERCONTEXT_BUB_CAPTURE_LOG", "/logs/agent/powercontext-capture.jsonl");
-	env_set(e, "POWERCONTEXT_BUB_SCOPE_ID", r->scope);
 	const char *proxy = getenv("POWERCONTEXT_E2E_AGENT_PROXY_URL");
 	if (proxy && *proxy) {
 		static const char *const names[] = { "HTTP_PROXY", "HTTPS_PROXY", "http_proxy",
@@ -111,7 +124,6 @@ void agent_env(const struct run *r, struct envv *e)
 		env_set(e, "NO_PROXY", "127.0.0.1,localhost,host-gateway,powercontext");
 		env_set(e, "no_proxy", "127.0.0.1,localhost,host-gateway,powercontext");
 	}
-	jv_free(spec);
 	jv_free(exec);
 }
 
@@ -145,23 +157,23 @@ static int is_command(jv argv)
 
 /* The command pc-e2e-adapter.json names, its first word relative to dir
  * (bub-acp-server 0.0.x is a command of its own, later ones `bub acp`). */
-static int provisioned_bub(const char *dir, struct agent *a, struct pc_err *e)
+static int provisioned_bub(const char *var, const char *dir, struct agent *a, struct pc_err *e)
 {
 	char *identity = io_join(dir, "pc-e2e-adapter.json");
 	struct sbuf cmd = { 0 };
 	int rc = json_read_file(identity, &a->adapter, e) != 0
-			 ? pc_wrap(e, "POWERCONTEXT_E2E_BUB=%s: ", dir)
+			 ? pc_wrap(e, "%s=%s: ", var, dir)
 			 : 0;
 	jv argv = rc == 0 ? json_get(a->adapter, "command") : jv_invalid();
 
 	if (rc == 0 && !is_command(argv))
-		rc = pc_fail(e, "POWERCONTEXT_E2E_BUB=%s: %s names no command", dir, identity);
+		rc = pc_fail(e, "%s=%s: %s names no command", var, dir, identity);
 	if (rc == 0)
 		jv_array_foreach(argv, i, word) {
 			char *w = i == 0 ? io_join(dir, jv_string_value(word))
 					 : pc_xstrdup(jv_string_value(word));
 			if (i == 0 && access(w, X_OK) != 0 && rc == 0)
-				rc = pc_fail_errno(e, "POWERCONTEXT_E2E_BUB=%s: no %s", dir, w);
+				rc = pc_fail_errno(e, "%s=%s: no %s", var, dir, w);
 			sbuf_addf(&cmd, "%s'%s'", i ? " " : "", w);
 			free(w);
 			jv_free(word);
@@ -177,18 +189,32 @@ static int provisioned_bub(const char *dir, struct agent *a, struct pc_err *e)
 	return rc;
 }
 
-int agent_resolve(const char *option, struct agent *a, struct pc_err *e)
+/* The caller's agent (--agent, else $PC_E2E_AGENT), else the provisioned
+ * Bub that $var names: 1 when either resolved a (*rc its status), 0 when
+ * neither is given. */
+static int given_agent(const char *option, const char *var, struct agent *a, int *rc,
+		       struct pc_err *e)
 {
-	const char *env = getenv("PC_E2E_AGENT"), *bub = getenv("POWERCONTEXT_E2E_BUB");
+	const char *env = getenv("PC_E2E_AGENT"), *bub = getenv(var);
 
 	a->command = a->bub_dir = NULL;
 	a->adapter = jv_null();
-	if (option || (env && *env)) {
+	*rc = 0;
+	if (option || (env && *env))
 		a->command = pc_xstrdup(option ? option : env);
+	else if (bub && *bub)
+		*rc = provisioned_bub(var, bub, a, e);
+	else
 		return 0;
-	}
-	if (bub && *bub)
-		return provisioned_bub(bub, a, e);
+	return 1;
+}
+
+int agent_resolve(const char *option, struct agent *a, struct pc_err *e)
+{
+	int rc;
+
+	if (given_agent(option, "POWERCONTEXT_E2E_BUB", a, &rc, e))
+		return rc;
 	if (on_path("bub-acp-server")) {
 		a->command = pc_xstrdup("bub-acp-server");
 		return 0;
@@ -197,6 +223,17 @@ int agent_resolve(const char *option, struct agent *a, struct pc_err *e)
 		e,
 		"no agent: set POWERCONTEXT_E2E_BUB to the Bub that pipelines/pc-powercontext bub "
 		"provides, put bub-acp-server on PATH, or pass --agent");
+}
+
+int agent_resolve_off(const char *option, struct agent *a, struct pc_err *e)
+{
+	int rc;
+
+	if (given_agent(option, "POWERCONTEXT_E2E_BUB_OFF", a, &rc, e))
+		return rc;
+	return pc_fail(e, "no agent for the OFF arm: set POWERCONTEXT_E2E_BUB_OFF to the Bub "
+			  "without PowerContext's plugin that pipelines/pc-powercontext bub-off "
+			  "provides, or pass --agent");
 }
 
 void agent_free(struct agent *a)

@@ -41,6 +41,10 @@ struct agent {
 /* --agent (option, or NULL), $PC_E2E_AGENT, the Bub in
  * $POWERCONTEXT_E2E_BUB, else bub-acp-server on PATH. */
 int agent_resolve(const char *option, struct agent *a, struct pc_err *e);
+/* The paired OFF arm's agent: --agent or $PC_E2E_AGENT when given (the
+ * caller's agent for both arms), else the plugin-free Bub in
+ * $POWERCONTEXT_E2E_BUB_OFF (pipelines/pc-powercontext bub-off). */
+int agent_resolve_off(const char *option, struct agent *a, struct pc_err *e);
 void agent_free(struct agent *a);
 
 #endif

@@ -45,84 +45,24 @@ int batch_size(const struct fleet *f, int first)
 
 /* ---- one member's source task ---- */
 
-void batch_source_free(struct source *s)
-{
-	jv_free(s->workload);
-	jv_free(s->toml);
-	free(s->dir);
-}
-
-/* Harbor names a step's directory after it: one plain path component. */
-static int plain_name(const char *name)
-{
-	return name && *name && !strchr(name, '/') && !strchr(name, '\\') && strcmp(name, ".") &&
-	       strcmp(name, "..");
-}
-
-static int check_steps(const struct source *s, const char *batch, struct pc_err *e)
-{
-	jv steps = json_get(s->toml, "steps"), seen = jv_object();
-	const char *id = json_str(s->workload, "id");
-	int rc = jv_get_kind(steps) == JV_KIND_ARRAY && jv_array_length(jv_copy(steps)) > 0
-			 ? 0
-			 : pc_fail(e, "batch %s: workload %s: its task.toml declares no [[steps]]",
-				   batch, id);
-
-	if (rc == 0)
-		jv_array_foreach(steps, i, step) {
-			const char *name = json_str(step, "name");
-			int taken = name && jv_object_has(jv_copy(seen), jv_string(name));
-			if (rc == 0 && (!plain_name(name) || taken))
-				rc = pc_fail(e,
-					     "batch %s: workload %s: step names must be distinct "
-					     "single path components, got '%s'",
-					     batch, id, name ? name : "(none)");
-			if (rc == 0)
-				seen = jv_object_set(seen, jv_string(name), jv_true());
-			jv_free(step);
-		}
-	jv_free(steps);
-	jv_free(seen);
-	return rc;
-}
-
-/* The member's task, which must be local, the one its manifest pins, and
- * scored by Harbor's "final" strategy. */
 int batch_source_load(struct source *s, jv selection, const char *batch, struct pc_err *e)
 {
-	jv task = json_get(selection, "task");
-	const char *dir = json_str(task, "dir"), *id;
-
-	*s = (struct source){ .workload = json_get(selection, "workload"), .toml = jv_null() };
-	s->dir = dir ? pc_xstrdup(dir) : NULL;
-	jv_free(task);
-	id = json_str(s->workload, "id");
-	jv pinned = json_at(s->workload, "dataset.checksum");
+	if (source_load(s, selection, e) != 0)
+		return pc_wrap(e, "batch %s: ", batch);
+	const char *id = json_str(s->workload, "id");
+	const char *strategy = json_str(s->toml, "multi_step_reward_strategy");
+	jv steps = source_steps(s);
 	int rc = 0;
-	if (!s->dir)
-		rc = pc_fail(e, "batch %s: workload %s pins a registry dataset; a batch merges "
-				"local Harbor tasks only",
-			     batch, id);
-	else if (harbor_task_checksum(s->dir, s->checksum, e) != 0)
-		rc = -1;
-	else if (jv_get_kind(pinned) == JV_KIND_STRING &&
-		 strcmp(s->checksum, jv_string_value(pinned)))
-		rc = pc_fail(e, "batch %s: workload %s: its task %s has checksum %s, not the "
-				"pinned %s",
-			     batch, id, s->dir, s->checksum, jv_string_value(pinned));
-	jv_free(pinned);
-	if (rc == 0) {
-		char *path = io_join(s->dir, "task.toml");
-		rc = toml_load(path, &s->toml, e);
-		free(path);
-	}
-	const char *strategy = rc == 0 ? json_str(s->toml, "multi_step_reward_strategy") : NULL;
-	if (rc == 0 && !(strategy && !strcmp(strategy, "final")))
+
+	if (jv_array_length(jv_copy(steps)) == 0)
+		rc = pc_fail(e, "batch %s: workload %s: its task.toml declares no [[steps]]", batch,
+			     id);
+	else if (!(strategy && !strcmp(strategy, "final")))
 		rc = pc_fail(e, "batch %s: workload %s: its task's multi_step_reward_strategy is "
 				"%s; a batch needs \"final\"",
-			     batch, id,
-			     strategy ? strategy : "not set (Harbor's \"mean\")");
-	return rc == 0 ? check_steps(s, batch, e) : rc;
+			     batch, id, strategy ? strategy : "not set (Harbor's \"mean\")");
+	jv_free(steps);
+	return rc;
 }
 
 static jv tree_hash(const char *task_dir, const char *name)
@@ -210,12 +150,12 @@ static int check_group(jv selections, const int *unit, int n, int first, struct 
 			free(diff);
 		}
 		if (loaded || rc != 0)
-			batch_source_free(into);
+			source_free(into);
 		loaded = loaded || rc == 0;
 		jv_free(sel);
 	}
 	if (loaded)
-		batch_source_free(&s0);
+		source_free(&s0);
 	jv_free(profile);
 	jv_free(ids);
 	jv_free(w);

@@ -19,6 +19,7 @@
 #include "err.h"
 #include "hash.h"
 #include "run.h"
+#include "source.h"
 
 /* Per selection (n, borrowed), the index of the first selection of its
  * group: its own when it runs alone (malloc'd). */
@@ -35,20 +36,9 @@ int batch_check(jv selections, struct pc_err *e);
  * records, in selection order (owned) (batch_trial.c). */
 jv batch_run(const struct fleet *f, int first);
 
-/* One member's source task, as batch.c loads and checks it and
- * batch_trial.c merges it. */
-struct source {
-	jv workload; /* owned: the selection's */
-	jv toml;     /* owned: its task.toml */
-	char *dir;   /* owned: its task directory */
-	char checksum[SHA256_HEX_LEN + 1];
-};
-
-/* Load the member's task (selection borrowed): local, the one its manifest
- * pins, scored by Harbor's "final" strategy, with plain distinct step
- * names; -1 with e naming the batch and the workload.  Every loaded source,
- * failed or not, is freed by batch_source_free. */
+/* Load the member's task (selection borrowed) as source_load does; and
+ * it must have steps, scored by Harbor's "final" strategy; -1 with e
+ * naming the batch and the workload.  Freed by source_free, failed or not. */
 int batch_source_load(struct source *s, jv selection, const char *batch, struct pc_err *e);
-void batch_source_free(struct source *s);
 
 #endif

@@ -300,7 +300,7 @@ jv batch_run(const struct fleet *f, int first)
 		records = jv_array_append(records, workload_finish(&m[k].run, skipped,
 								   m[k].readiness, m[k].before));
 		jv_free(m[k].steps);
-		batch_source_free(&m[k].src);
+		source_free(&m[k].src);
 		run_end(&m[k].run);
 	}
 	jv_free(results);

@@ -57,7 +57,7 @@ static jv dataset_config(const struct run *r, const char *task_dir, const char *
 static jv agent_config(const struct run *r)
 {
 	const struct options *o = r->fleet->o;
-	const struct agent *resolved = r->fleet->agent;
+	const struct agent *resolved = r->agent;
 	const char *version = json_str(resolved->adapter, "adapter_version");
 	jv kwargs;
 

@@ -25,7 +25,7 @@ static jv trial_config(const struct run *r, const struct runner_result *res, con
 			 jv_string("trials_dir"), jv_string(res->job_dir),
 			 jv_string("agent"),
 			 JV_OBJECT(jv_string("name"), jv_string("pc-e2e-local-acp"),
-				   jv_string("command"), jv_string(r->fleet->agent->command)),
+				   jv_string("command"), jv_string(r->agent->command)),
 			 jv_string("environment"),
 			 JV_OBJECT(jv_string("type"), jv_string("pc-e2e-local-bwrap")),
 			 jv_string("job_id"), jv_string(r->run_id));

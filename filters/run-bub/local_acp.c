@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "acp.h"
@@ -19,7 +20,7 @@
 static char **agent_argv(const struct run *r, const struct step_paths *sp,
 			 const char *acp_dir)
 {
-	char *script = text_fmt("exec %s </run/acp/in >/run/acp/out", r->fleet->agent->command);
+	char *script = text_fmt("exec %s </run/acp/in >/run/acp/out", r->agent->command);
 	char *const cmd[] = { "sh", "-c", script, NULL };
 	struct sandbox sb = { r->fleet->project, sp->agent, sp->verifier, NULL, sp->workspace,
 			      getenv("PC_E2E_SANDBOX_BINDS"), acp_dir };
@@ -169,6 +170,30 @@ static int converse(struct runner_result *res, struct acp_client *c, const char 
 	return acp_request(c, "session/prompt", prompt, response, e);
 }
 
+/* A number (consumed) cut to a whole one, as Harbor's int() does; else null. */
+static jv whole_number(jv v)
+{
+	double n = jv_get_kind(v) == JV_KIND_NUMBER ? jv_number_value(v) : 0;
+	int known = jv_get_kind(v) == JV_KIND_NUMBER && n > -1e15 && n < 1e15;
+
+	jv_free(v);
+	return known ? jv_number((double)(long long)n) : jv_null();
+}
+
+/* An ACP cost (consumed) in US dollars, else null. */
+static jv usd_cost(jv cost)
+{
+	const char *currency = json_str(cost, "currency");
+	jv amount = json_get(cost, "amount");
+	int usd = currency && !strcasecmp(currency, "USD") && jv_get_kind(amount) == JV_KIND_NUMBER;
+
+	jv_free(cost);
+	if (usd)
+		return amount;
+	jv_free(amount);
+	return jv_null();
+}
+
 jv local_agent(struct run *r, struct runner_result *res, const struct step_paths *sp,
 	       const char *instruction, double timeout_s, jv *exception)
 {
@@ -222,6 +247,13 @@ jv local_agent(struct run *r, struct runner_result *res, const struct step_paths
 	if (!stopped &&
 	    harbor_write_json(sp->agent, HARBOR_ACP_SUMMARY_FILE, jv_copy(summary), &we) != 0)
 		run_error(r, "%s", we.msg);
+	/* the agent's own usage figures, read from the summary as Harbor's ACP
+	 * agent reads them: the prompt's tokens, the latest USD cost */
+	jv written = stopped ? jv_object() : jv_copy(summary);
+	jv tokens_in = whole_number(json_at(written, "prompt_response.usage.inputTokens"));
+	jv tokens_out = whole_number(json_at(written, "prompt_response.usage.outputTokens"));
+	jv cost = usd_cost(json_at(written, "latest_usage_update.cost"));
+	jv_free(written);
 	if (stopped) {
 		jv_free(summary);
 		summary = jv_null();
@@ -232,10 +264,10 @@ jv local_agent(struct run *r, struct runner_result *res, const struct step_paths
 	free(acp_dir);
 	free(events);
 	free(stderr_path);
-	return JV_OBJECT(jv_string("n_input_tokens"), jv_null(),
+	return JV_OBJECT(jv_string("n_input_tokens"), tokens_in,
 			 jv_string("n_cache_tokens"), jv_null(),
-			 jv_string("n_output_tokens"), jv_null(),
-			 jv_string("cost_usd"), jv_null(),
+			 jv_string("n_output_tokens"), tokens_out,
+			 jv_string("cost_usd"), cost,
 			 jv_string("rollout_details"), jv_null(),
 			 jv_string("metadata"),
 			 stopped ? summary : JV_OBJECT(jv_string("acp"), summary));

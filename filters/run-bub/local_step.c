@@ -218,6 +218,8 @@ jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv
 			exception = harbor_exception("RuntimeError", e.msg);
 	}
 	jv agent_timing = harbor_timing(started);
+	/* after the agent's timed phase, as Harbor's agent-end hook runs */
+	run_session_ended(r);
 	clock_utc_now(vstarted);
 	/* stopped: what ran is recorded, nothing more is started, and a step
 	 * whose verifier never ran did not complete */

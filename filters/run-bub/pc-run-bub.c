@@ -16,9 +16,11 @@
 #include "agent.h"
 #include "batch.h"
 #include "docs.h"
+#include "hosts.h"
 #include "io.h"
 #include "jobs.h"
 #include "json.h"
+#include "paired.h"
 #include "pcclient.h"
 #include "proc.h"
 #include "run.h"
@@ -41,6 +43,7 @@ static char *usage_text(void)
 		"] [--failure-policy POLICY] [--output DIR]\n"
 		"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
 		"                  [--model-scripts DIR] [--registry FILE] [--jobs N]\n"
+		"                  [--paired [--trials N] [--host HOST]]\n"
 		"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 		"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 		"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n");
@@ -73,7 +76,18 @@ static char *usage_text(void)
 		"  --jobs N         run up to N workloads at once (1 to " JOBS_MAX_TEXT
 		", default 1), each in a\n"
 		"                   worker process of its own; records stay in selection order,\n"
-		"                   and a batch:<name> group is one trial in one worker\n");
+		"                   and a batch:<name> group is one trial in one worker\n"
+		"  --paired         run PowerContext's paired OFF/ON comparison: each selected\n"
+		"                   paired workload's trials, each as two arms, OFF (the agent\n"
+		"                   without PowerContext: $POWERCONTEXT_E2E_BUB_OFF from\n"
+		"                   pipelines/pc-powercontext bub-off) and ON (with its plugin\n"
+		"                   and a Scope of its own), OFF first on odd trials; one record\n"
+		"                   per arm, its files under DIR/<id>/trial-<n>/<off|on>/\n"
+		"  --trials N       with --paired: trials per workload (default 2)\n"
+		"  --host HOST      with --paired: the agent compared, one of ");
+	hosts_add_names(&b, ", ", " or ");
+	sbuf_add(&b, "\n"
+		     "                   (default bub; only bub runs on this machine)\n");
 	return sbuf_take(&b);
 }
 
@@ -114,6 +128,43 @@ static char *absolute_path(const char *path)
 	return io_join(cwd, path);
 }
 
+/* --paired and what only it takes: --trials N and --host HOST. */
+static int paired_args(int paired, const char *trials, const char *host, const char *usage,
+		       struct options *o)
+{
+	if (!paired && (trials || host))
+		return stage_usage_error("pc-run-bub", usage,
+					 trials ? "--trials needs --paired"
+						: "--host needs --paired");
+	if (!paired)
+		return 0;
+	o->trials = !trials ? 2
+		    : strspn(trials, "0123456789") == strlen(trials) && strlen(trials) <= 4
+			    ? atoi(trials)
+			    : 0;
+	if (o->trials < 1)
+		return stage_usage_error(
+			"pc-run-bub", usage,
+			"--trials must be a whole number of trials from 1 to 9999");
+	if (host && !(o->host = host_named(host))) {
+		struct sbuf b = { 0 };
+		sbuf_add(&b, "--host must be ");
+		hosts_add_names(&b, ", ", " or ");
+		char *msg = sbuf_take(&b);
+		stage_usage_error("pc-run-bub", usage, msg);
+		free(msg);
+		return -1;
+	}
+	if (!host)
+		o->host = &hosts[0];
+	if (o->jobs > 1)
+		return stage_usage_error(
+			"pc-run-bub", usage,
+			"--paired runs one arm at a time (--jobs 1): the Access audit of an "
+			"ON arm's window must hold its own requests only");
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, const char *usage, struct options *o)
 {
 	static const struct option longs[] = {
@@ -126,12 +177,15 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		{ "model-scripts", required_argument, NULL, 'm' },
 		{ "registry", required_argument, NULL, 'g' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "paired", no_argument, NULL, 'p' },
+		{ "trials", required_argument, NULL, 'n' },
+		{ "host", required_argument, NULL, 'H' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
-	const char *runner = runners[0].name;
+	const char *runner = runners[0].name, *host = NULL, *trials = NULL;
 	char *end;
-	int c;
+	int c, paired = 0;
 
 	while ((c = stage_option(&cli)) >= 0) {
 		switch (c) {
@@ -141,6 +195,9 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		case 'f': o->policy = optarg; break;
 		case 'e': o->harbor_env = optarg; break;
 		case 'm': o->model_scripts = optarg; break;
+		case 'p': paired = 1; break;
+		case 'n': trials = optarg; break;
+		case 'H': host = optarg; break;
 		case 'g':
 			free(o->registry);
 			o->registry = absolute_path(optarg);
@@ -173,6 +230,8 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 	}
 	if (c != STAGE_END)
 		return c;
+	if (paired_args(paired, trials, host, usage, o) != 0)
+		return STAGE_USAGE;
 	if (!(o->runner = runner_named(runner)))
 		return unknown_runner(usage), STAGE_USAGE;
 	/* Harbor's environment types are the harbor runner's alone */
@@ -239,12 +298,26 @@ static int check_unpaired(jv selections, struct pc_err *e)
 	int rc = 0;
 	if (*list)
 		rc = pc_fail(e,
-			     "these workloads are OFF/ON paired comparisons and need a paired run "
-			     "(one arm without PowerContext, one with it), which pc-run-bub "
-			     "does not do: %s",
+			     "these workloads are OFF/ON paired comparisons, which run as two "
+			     "arms each (one without PowerContext, one with it) under "
+			     "--paired: %s",
 			     list);
 	free(list);
 	return rc;
+}
+
+/* Paired workloads run under --paired only, and --paired runs nothing
+ * else, on a host that can run here. */
+static int check_pairing(const struct options *o, jv selections, struct pc_err *e)
+{
+	if (!o->trials)
+		return check_unpaired(selections, e);
+	if (o->host->needs)
+		return pc_fail(e,
+			       "--host %s cannot run on this machine: it needs %s, from npm, which "
+			       "this machine cannot reach; only bub runs here",
+			       o->host->name, o->host->needs);
+	return paired_check_workloads(selections, e);
 }
 
 /* Model-backed workloads need a model, and the scripted one a script and a
@@ -311,10 +384,19 @@ static char *output_dir(const struct options *o, struct pc_err *e)
 /* The workloads of one unit (-1: every one) in selection order, each record
  * written as soon as it is made; a merged batch's, once its shared trial
  * ended.  After a stop request no workload starts. */
+/* One record out (consumed); a record that cannot be written ends the run. */
+static int emit_record(const struct fleet *f, jv record)
+{
+	struct pc_err e;
+
+	if (stage_emit(f->red, record, &e) != 0)
+		return stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
+	return EXIT_OK;
+}
+
 static int run_selections(const struct fleet *f, int unit)
 {
 	int status = EXIT_OK;
-	struct pc_err e;
 
 	for (int i = 0; i < f->n && status == EXIT_OK && !proc_stop_signal(); i++) {
 		/* a batch's later members run with its first */
@@ -326,6 +408,10 @@ static int run_selections(const struct fleet *f, int unit)
 			fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, f->n,
 				json_str(w, "id"));
 		jv_free(w);
+		if (f->o->trials) {
+			status = paired_run(f, i, emit_record);
+			continue;
+		}
 		if (batch_size(f, i) > 1)
 			records = batch_run(f, i);
 		else {
@@ -335,9 +421,9 @@ static int run_selections(const struct fleet *f, int unit)
 			run_end(&r);
 		}
 		jv_array_foreach(records, k, record) {
-			if (status == EXIT_OK && stage_emit(f->red, record, &e) != 0)
-				status = stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
-			else if (status != EXIT_OK)
+			if (status == EXIT_OK)
+				status = emit_record(f, record);
+			else
 				jv_free(record);
 		}
 		jv_free(records);
@@ -391,13 +477,13 @@ static int run_all(const struct options *o, const struct redactor *red)
 	struct pc_err e;
 	jv selections;
 	char *project = NULL, *outdir = NULL, *commit = NULL;
-	struct agent agent = { NULL, NULL, jv_null() };
+	struct agent agent = { NULL, NULL, jv_null() }, agent_off = { NULL, NULL, jv_null() };
 	const struct runner *runner = o->runner;
 	int status = read_selections(&selections, red), worker = 0;
 
 	if (status == EXIT_OK && jv_array_length(jv_copy(selections)) == 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, "no selections on stdin");
-	if (status == EXIT_OK && check_unpaired(selections, &e) != 0)
+	if (status == EXIT_OK && check_pairing(o, selections, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK && check_models(o, selections, &e) != 0)
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
@@ -410,7 +496,9 @@ static int run_all(const struct options *o, const struct redactor *red)
 		return status;
 	}
 	project = find_project();
-	if (agent_resolve(o->agent, &agent, &e) != 0 ||
+	if ((o->trials && (paired_check_server(&client, &e) != 0 ||
+			   agent_resolve_off(o->agent, &agent_off, &e) != 0)) ||
+	    agent_resolve(o->agent, &agent, &e) != 0 ||
 	    (runner->check && runner->check(o, &client, project, &agent, &e) != 0) ||
 	    !(outdir = output_dir(o, &e)))
 		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
@@ -435,6 +523,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 		.outdir = outdir,
 		.commit = commit,
 		.agent = &agent,
+		.agent_off = o->trials ? &agent_off : NULL,
 		.selections = selections,
 		.n = n,
 		.unit_of = batch_units(selections, n),
@@ -457,6 +546,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 	free(api_error);
 	free(project);
 	agent_free(&agent);
+	agent_free(&agent_off);
 	free(outdir);
 	free(commit);
 	return status;

@@ -87,8 +87,9 @@ static size_t collect(char *data, size_t size, size_t n, void *userdata)
 	return size * n;
 }
 
-/* "code: message" from the server's error body, or the raw body's start. */
-static char *error_text(const char *body)
+/* "code: message" from the server's error body, or the raw body's start;
+ * the code alone into a (when given). */
+static char *error_text(const char *body, struct pc_answer *a)
 {
 	jv doc = jv_parse(body);
 	jv err = jv_get_kind(doc) == JV_KIND_OBJECT
@@ -99,6 +100,8 @@ static char *error_text(const char *body)
 	if (jv_get_kind(err) == JV_KIND_OBJECT) {
 		const char *code = json_str(err, "code"), *msg = json_str(err, "message");
 		text = text_fmt("%s: %s", code ? code : "error", msg ? msg : "");
+		if (a && code)
+			snprintf(a->code, sizeof a->code, "%s", code);
 	} else
 		text = text_fmt("%.200s", body);
 	jv_free(err);
@@ -108,7 +111,7 @@ static char *error_text(const char *body)
 
 /* Any 2xx is success: the Server answers 201 to a created scope. */
 static int call(const struct pc_client *c, const char *method, const char *path,
-		jv body, jv *out, struct pc_err *e)
+		jv body, jv *out, struct pc_answer *a, struct pc_err *e)
 {
 	CURL *h = curl_easy_init();
 	struct curl_slist *headers = NULL;
@@ -136,11 +139,13 @@ static int call(const struct pc_client *c, const char *method, const char *path,
 	CURLcode cc = curl_easy_perform(h);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	char *text = sbuf_take(&resp);
+	if (a)
+		*a = (struct pc_answer){ .status = cc == CURLE_OK ? status : 0 };
 	if (cc != CURLE_OK)
 		rc = pc_fail(e, "%s %s: cannot reach PowerContext at %s: %s", method, path,
 			     c->base_url, curl_easy_strerror(cc));
 	else if (status < 200 || status > 299) {
-		char *why = error_text(text);
+		char *why = error_text(text, a);
 		rc = pc_fail(e, "%s %s: HTTP %ld %s", method, path, status, why);
 		free(why);
 	} else {
@@ -163,13 +168,19 @@ static int call(const struct pc_client *c, const char *method, const char *path,
 
 int pc_ready(const struct pc_client *c, jv *out, struct pc_err *e)
 {
-	return call(c, "GET", "/health/ready", jv_invalid(), out, e);
+	return call(c, "GET", "/health/ready", jv_invalid(), out, NULL, e);
 }
 
 int pc_post(const struct pc_client *c, const char *path, jv body, jv *out,
 	    struct pc_err *e)
 {
-	return call(c, "POST", path, body, out, e);
+	return call(c, "POST", path, body, out, NULL, e);
+}
+
+int pc_call(const struct pc_client *c, const char *method, const char *path, jv body, jv *out,
+	    struct pc_answer *a, struct pc_err *e)
+{
+	return call(c, method, path, body, out, a, e);
 }
 
 int pc_prepare(const struct pc_client *c, const char *scope, const char *query,
@@ -187,7 +198,7 @@ int pc_api_detect(const struct pc_client *c, struct pc_api *api, struct pc_err *
 
 	api->version = NULL;
 	api->creates_scopes = 0;
-	if (call(c, "GET", "/openapi.json", jv_invalid(), &doc, e) != 0)
+	if (call(c, "GET", "/openapi.json", jv_invalid(), &doc, NULL, e) != 0)
 		return pc_wrap(e, "cannot tell which PowerContext the Server is: ");
 	jv info = json_get(doc, "info");
 	const char *version = json_str(info, "version");
@@ -221,7 +232,7 @@ int pc_create_scope(const struct pc_client *c, const char *title, const char *su
 			    jv_string("summary"), jv_string(summary),
 			    jv_string("idempotency_key"), jv_string(key));
 
-	if (call(c, "POST", "/v1/scopes", body, &out, e) != 0)
+	if (call(c, "POST", "/v1/scopes", body, &out, NULL, e) != 0)
 		return -1;
 	const char *id = json_str(out, "scope_id");
 	int rc = id && *id ? 0 : pc_fail(e, "POST /v1/scopes: the answer has no scope_id");
@@ -279,7 +290,7 @@ static int read_revision(const struct pc_client *c, const struct pc_api *api, co
 		char *s = path_segment(scope), *f = path_segment(family), *a = path_segment(id);
 		char *path = text_fmt("/v1/scopes/%s/artifacts/%s/%s/revisions/%.0f", s, f, a,
 				      jv_number_value(revision));
-		rc = call(c, "GET", path, jv_invalid(), &doc, e);
+		rc = call(c, "GET", path, jv_invalid(), &doc, NULL, e);
 		jv sources = rc == 0 ? json_get(doc, "sources") : jv_invalid();
 		if (rc == 0 && jv_get_kind(sources) != JV_KIND_ARRAY)
 			rc = unknown_shape(e, "GET", path, api, "no sources array (entries[%d])",
@@ -336,7 +347,7 @@ int pc_memory_snapshot(const struct pc_client *c, const struct pc_api *api, cons
 		/* a release before 1.3.0 refuses the field: send it only when offered */
 		if (jv_get_kind(cursor) == JV_KIND_STRING)
 			body = jv_object_set(body, jv_string("cursor"), jv_copy(cursor));
-		if ((rc = call(c, "POST", LIST_PATH, body, &page, e)) != 0)
+		if ((rc = call(c, "POST", LIST_PATH, body, &page, NULL, e)) != 0)
 			break;
 		pages++;
 		jv listed = json_get(page, "entries"), next = json_get(page, "next_cursor");

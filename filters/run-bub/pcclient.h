@@ -34,6 +34,18 @@ int pc_ready(const struct pc_client *c, jv *out, struct pc_err *e);
 int pc_post(const struct pc_client *c, const char *path, jv body, jv *out,
 	    struct pc_err *e);
 
+/* How the Server answered a call: its HTTP status (0 when no answer came)
+ * and, for an error, the code its error body names ("" for none). */
+struct pc_answer {
+	long status;
+	char code[64];
+};
+
+/* METHOD path with body (consumed; jv_invalid() for none), and how the
+ * Server answered into *a, success or not. */
+int pc_call(const struct pc_client *c, const char *method, const char *path, jv body, jv *out,
+	    struct pc_answer *a, struct pc_err *e);
+
 /* What the Server is (docs/DESIGN.md §5.9), read from GET /openapi.json:
  * its info.version, and whether it offers POST /v1/scopes (0.2.0+), where a
  * scope must be created before any scoped call. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arm.h"
 #include "harbor.h"
 #include "json.h"
 #include "outdir.h"
@@ -18,7 +19,8 @@ void run_begin(struct run *r, const struct fleet *f, int i)
 
 	*r = (struct run){ .fleet = f,
 			   .selection = selection,
-			   .workload = json_get(selection, "workload") };
+			   .workload = json_get(selection, "workload"),
+			   .agent = f->agent };
 	const char *id = json_str(r->workload, "id");
 	harbor_random_hex(hex, 12);
 	snprintf(r->run_id, sizeof r->run_id, "%s-%s", id, hex);
@@ -120,9 +122,17 @@ void run_error(struct run *r, const char *fmt, ...)
 	free(msg);
 }
 
+void run_session_ended(struct run *r)
+{
+	if (r->arm)
+		arm_session_ended(r->arm, r);
+}
+
 void run_step_exception(struct run *r, const char *step, jv exception)
 {
-	if (jv_get_kind(r->invocations) == JV_KIND_ARRAY && strcmp(step, RUN_TRIAL_STEP))
+	int merged = jv_get_kind(r->invocations) == JV_KIND_ARRAY;
+
+	if (r->arm || (merged && strcmp(step, RUN_TRIAL_STEP)))
 		return;
 	run_error(r, "step %s: %s: %s", step, json_str(exception, "exception_type"),
 		  json_str(exception, "exception_message"));

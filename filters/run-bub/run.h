@@ -17,6 +17,8 @@
 #include "redact.h"
 
 struct agent;
+struct arm;
+struct host;
 struct runner;
 
 struct options {
@@ -27,6 +29,8 @@ struct options {
 	char *registry;            /* owned by main: --registry FILE made absolute, or NULL */
 	double agent_timeout;      /* 0: the task's */
 	int jobs;                  /* --jobs: units of workloads run at once */
+	int trials;                /* --paired --trials N: 0 without --paired */
+	const struct host *host;   /* --host, a row of hosts[] */
 };
 
 /* What every workload of the invocation shares.  Main owns it and all it
@@ -42,6 +46,9 @@ struct fleet {
 	const char *outdir;       /* --output, absolute */
 	const char *commit;       /* the PowerContext under test, as replays name it */
 	const struct agent *agent;
+	/* the paired OFF arm's agent: the same host without PowerContext's
+	 * plugin; NULL without --paired */
+	const struct agent *agent_off;
 	jv selections; /* every selection, in input order */
 	int n;
 	int *unit_of; /* per workload: the first workload of its unit (jobs.h) */
@@ -63,8 +70,12 @@ struct run {
 	const struct fleet *fleet; /* borrowed from main */
 	jv selection;              /* owned */
 	jv workload;               /* owned: the selection's */
+	const struct agent *agent; /* borrowed from the fleet: the agent it runs */
+	struct arm *arm;           /* borrowed: the paired arm it is, or NULL */
 	char run_id[128];
-	char *scope;       /* owned: its name, until the Server gives the scope an id */
+	/* owned: its name, until the Server gives the scope an id; NULL for a
+	 * paired OFF arm, which has none */
+	char *scope;
 	char *jobs_dir;    /* owned: DIR/<workload id>/harbor-jobs */
 	char *agent_model; /* owned: BUB_MODEL for this workload; NULL when model-free */
 	/* owned: a registry dataset's task directory, found through
@@ -100,6 +111,10 @@ void run_join_batch(struct run *r, const char *run_id, const char *batch);
  * error of r) when the trial has no invocation i. */
 int run_bind_invocation(struct run *r, int i);
 
+/* Each runner calls this after every agent session of r ends, before
+ * the next starts: a paired ON arm settles its Scope then. */
+void run_session_ended(struct run *r);
+
 /* Nothing made or seen yet: what a runner starts its result from. */
 struct runner_result runner_result_none(void);
 
@@ -110,7 +125,8 @@ void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf
 /* The Harbor exception a step or trial recorded as the run error
  * "step <s>: <type>: <message>" (borrowed).  A merged batch's trial
  * leaves its steps' exceptions to the members that own the steps; the
- * trial's own (step RUN_TRIAL_STEP) is its error. */
+ * trial's own (step RUN_TRIAL_STEP) is its error.  A paired arm's errors
+ * are the harness's own: its steps' exceptions stay in Harbor's results. */
 #define RUN_TRIAL_STEP "(trial)"
 void run_step_exception(struct run *r, const char *step, jv exception);
 

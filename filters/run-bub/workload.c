@@ -148,12 +148,18 @@ static int reward_failed(const struct run *r)
  * agent confirmed it is Bub, else what the agent said in initialize. */
 static jv adapter_versions(const struct run *r)
 {
-	jv adapter_identity = r->fleet->agent->adapter;
+	jv adapter_identity = r->agent->adapter;
 	const char *name = json_str(r->result.agent_info, "name");
 	const char *version = json_str(r->result.agent_info, "version");
 	const char *recorded = json_str(adapter_identity, "adapter_version");
 	const char *protocol = json_str(adapter_identity, "adapter_protocol_version");
 
+	/* a paired arm names its host as 1.4.1 does, by the bare versions, the
+	 * same in both arms: the plugin is what the arms compare */
+	if (name && !strcmp(name, "bub") && protocol && version && r->arm) {
+		const char *bare = strrchr(protocol, ' ');
+		return JV_ARRAY(jv_string(version), jv_string(bare ? bare + 1 : protocol));
+	}
 	if (name && !strcmp(name, "bub") && recorded && protocol)
 		return JV_ARRAY(jv_string(recorded), jv_string(protocol));
 	char *adapter = name ? text_fmt("%s %s", name, version ? version : "unknown")
@@ -179,7 +185,7 @@ static jv run_record(const struct run *r, const char *status, jv powercontext)
 	jv record = JV_OBJECT(
 		jv_string("schema"), jv_string(SCHEMA_RUN),
 		jv_string("run_id"), jv_string(r->run_id),
-		jv_string("scope_id"), jv_string(r->scope),
+		jv_string("scope_id"), json_string_or_null(r->scope),
 		jv_string("runner"), jv_string(f->o->runner->name),
 		jv_string("workload"), jv_copy(r->workload),
 		jv_string("manifest"), json_get(r->selection, "manifest"),
@@ -198,7 +204,7 @@ static jv run_record(const struct run *r, const char *status, jv powercontext)
 		jv_string("agent_settings"), jv_object(),
 		jv_string("started_at"), jv_string(r->started),
 		jv_string("finished_at"), jv_string(finished));
-	jv agent = JV_OBJECT(jv_string("command"), jv_string(f->agent->command),
+	jv agent = JV_OBJECT(jv_string("command"), jv_string(r->agent->command),
 			     jv_string("info"), jv_copy(r->result.agent_info));
 	record = jv_object_set(record, jv_string("environment"), environment);
 	record = jv_object_set(record, jv_string("agent"), agent);
