@@ -37,6 +37,18 @@ ids are accepted. The behaviour of ``session/prompt`` is chosen by PEER_MODE:
                 (POWERCONTEXT_BUB_SCOPE_ID) through POST /v1/memory/remember
                 at POWERCONTEXT_BUB_BASE_URL, then replies "remembered <n>".
 
+  read-scope    reads the Memory of the Scope PEER_OTHER_SCOPE, which is not
+                its own, through POST /v1/memory/entries/list at
+                POWERCONTEXT_BUB_BASE_URL with the token it was handed
+                (POWERCONTEXT_BUB_API_TOKEN), as an agent misusing its
+                credential would, and replies "read <n> entries of another
+                Scope"; without PowerContext settings (a paired OFF arm)
+                it replies "no PowerContext here".
+
+PEER_SAY_ENV=1 makes the peer, in any mode, first say its whole environment
+as an agent message chunk, NAME=VALUE lines: an agent whose transcript holds
+every secret it was handed.
+
 PEER_DELAY_ON=TEXT makes the peer, in any mode, wait PEER_DELAY seconds
 (default 5) before it handles a prompt whose text contains TEXT: a slow
 agent for one workload and a quick one for another.
@@ -86,7 +98,8 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-MODES = ("echo", "permission", "client-methods", "crash", "hang", "garbage", "close", "error", "stderr-flood", "remember")
+MODES = ("echo", "permission", "client-methods", "crash", "hang", "garbage", "close", "error", "stderr-flood", "remember",
+         "read-scope")
 FLOOD_BYTES = int(os.environ.get("PEER_FLOOD_BYTES") or 1024 * 1024)
 
 log = logging.getLogger("acp-peer")
@@ -111,6 +124,20 @@ def remember_facts(count: int) -> None:
         request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as response:
             response.read()
+
+
+def read_other_scope() -> str:
+    """List another Scope's Memory with the token the harness handed this agent."""
+    base = os.environ.get("POWERCONTEXT_BUB_BASE_URL")
+    if not base:
+        return "no PowerContext here"
+    body = json.dumps({"scope_id": os.environ["PEER_OTHER_SCOPE"]}).encode()
+    headers = {"Content-Type": "application/json",
+               "Authorization": "Bearer " + os.environ.get("POWERCONTEXT_BUB_API_TOKEN", "")}
+    request = urllib.request.Request(base.rstrip("/") + "/v1/memory/entries/list", data=body, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        entries = json.loads(response.read()).get("entries") or []
+    return f"read {len(entries)} entries of another Scope"
 
 
 def record_tests_seen(path: str) -> None:
@@ -161,6 +188,8 @@ class Peer:
         log.info("session/prompt in mode %s", mode)
         if os.environ.get("PEER_SAY"):
             await self._say(session_id, os.environ["PEER_SAY"])
+        if os.environ.get("PEER_SAY_ENV") == "1":
+            await self._say(session_id, "".join(f"{k}={v}\n" for k, v in sorted(os.environ.items())))
         seen = os.environ.get("PEER_TESTS_SEEN")
         if seen:
             record_tests_seen(seen)
@@ -198,6 +227,9 @@ class Peer:
             os._exit(0)
         if mode == "error":
             raise RequestError.internal_error({"details": "boom"})
+        if mode == "read-scope":
+            await self._say(session_id, await asyncio.to_thread(read_other_scope))
+            return PromptResponse(stop_reason="end_turn")
         if mode == "remember":
             count = int(os.environ.get("PEER_REMEMBER", "60"))
             await asyncio.to_thread(remember_facts, count)
