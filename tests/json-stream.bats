@@ -178,3 +178,25 @@ small"
 	assert_status 0
 	assert_line "3 workloads: 3 accepted, 0 failed, 0 inconclusive"
 }
+
+@test "a document is handled as soon as it arrives on a pipe, not when the pipe ends" {
+	# the writer holds the pipe open until the first evaluation came out:
+	# a reader that waits for a full buffer (or for the end) never answers
+	mkfifo "$T/in"
+	pc-evaluate <"$T/in" >"$T/out.jsonl" 2>"$T/err" &
+	local filter=$! i
+	exec 4>"$T/in"
+	replay '.task.id = "first"' -c >&4
+	for ((i = 0; i < 200; i++)); do
+		[[ -s $T/out.jsonl ]] && break
+		sleep 0.05
+	done
+	local early
+	early=$(jq -r '.cases[0].name' "$T/out.jsonl")
+	replay '.task.id = "second"' -c >&4
+	exec 4>&-
+	wait "$filter" || true
+	[[ $early == first ]] ||
+		fail "the first evaluation did not come out while the pipe was still open: '$early' $(cat "$T/err")"
+	[[ $(wc -l <"$T/out.jsonl") == 2 ]] || fail "$(wc -l <"$T/out.jsonl") evaluations of 2"
+}

@@ -1,8 +1,10 @@
 #include "json.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define READ_CHUNK 65536
 
@@ -20,10 +22,29 @@ void json_reader_free(struct json_reader *r)
 	r->buf = NULL;
 }
 
+/* Up to n bytes, what one read(2) gives: a pipe's documents are read as
+ * they arrive, where fread would wait for a full buffer (a filter
+ * downstream of pc-run-bub would see nothing until the run ended).  A
+ * stream without a descriptor (fmemopen) is read with fread.  -1 on error. */
+static ssize_t read_some(FILE *in, char *buf, size_t n)
+{
+	int fd = fileno(in);
+
+	if (fd < 0) {
+		size_t got = fread(buf, 1, n, in);
+		return got == 0 && ferror(in) ? -1 : (ssize_t)got;
+	}
+	for (;;) {
+		ssize_t got = read(fd, buf, n);
+		if (got >= 0 || errno != EINTR)
+			return got;
+	}
+}
+
 /* Drop consumed bytes and read more; returns 0 at end of input. */
 static int fill(struct json_reader *r, struct pc_err *e)
 {
-	size_t got;
+	ssize_t got;
 
 	if (r->eof)
 		return 0;
@@ -36,14 +57,14 @@ static int fill(struct json_reader *r, struct pc_err *e)
 		r->cap = r->cap * 2 + READ_CHUNK;
 		r->buf = pc_xrealloc(r->buf, r->cap);
 	}
-	got = fread(r->buf + r->len, 1, r->cap - r->len, r->in);
+	got = read_some(r->in, r->buf + r->len, r->cap - r->len);
+	if (got < 0)
+		return pc_fail_errno(e, "%s: read error", r->name);
 	if (got == 0) {
-		if (ferror(r->in))
-			return pc_fail_errno(e, "%s: read error", r->name);
 		r->eof = 1;
 		return 0;
 	}
-	r->len += got;
+	r->len += (size_t)got;
 	return 1;
 }
 
