@@ -198,3 +198,38 @@ through_proxy() {
 	grep -q 'POWERCONTEXT_BUB_SCOPE_ID=scp_' "$on" || fail "the ON agent was not bound to its Scope"
 	! grep -q 'POWERCONTEXT_' "$off" || fail "the OFF agent saw PowerContext settings: $(grep -o 'POWERCONTEXT_[A-Z_]*' "$off" | sort -u | tr '\n' ' ')"
 }
+
+@test "--settle: one session settled as one line, a Server that cannot be reached is a line too, exit 0" {
+	local scope
+	scope=$(curl -sf -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+		-d '{"title":"settle","summary":"a Scope to settle","idempotency_key":"settle-'"$RANDOM$RANDOM"'"}' \
+		"$POWERCONTEXT_CLIENT_SERVER_URL/v1/scopes" | jq -r .scope_id)
+	run --separate-stderr pc-run-bub --settle "$scope" --session 0 --flush
+	assert_exit 0
+	[[ $(jq -c '[.session, .snapshot.flush_rounds >= 1, .snapshot.sources]' <<<"$output") == "[0,true,0]" ]] ||
+		fail "settled: $output"
+	run --separate-stderr pc-run-bub --settle "$scope" --session 1
+	[[ $(jq -c '[.session, .snapshot.flush_rounds]' <<<"$output") == "[1,0]" ]] || fail "without --flush: $output"
+	POWERCONTEXT_CLIENT_SERVER_URL=$(exec_closed_url) run --separate-stderr pc-run-bub --settle "$scope" --session 2
+	assert_exit 0
+	assert_contains "$(jq -r .error <<<"$output")" "POST /v1/stats: cannot reach PowerContext" "error"
+	run --separate-stderr pc-run-bub --session 2
+	assert_exit 64
+	assert_stderr_contains "--session needs --settle"
+}
+
+@test "harbor runner: the ON arm's Scope is settled after each session by the job's plugin, as the local runner settles it" {
+	POWERCONTEXT_E2E_HARBOR=$("$REPO/pipelines/pc-powercontext" harbor 3>&-) || fail "no Harbor"
+	export POWERCONTEXT_E2E_HARBOR
+	exec_peer echo
+	paired --runner harbor
+	[[ $(rec -r '.runner' | sort -u) == harbor ]] || fail "runner: $(rec .runner)"
+	local job
+	job=$(rec_r 'select(.arm.arm == "on") | .job_dir')
+	[[ $(jq -r .session "$job/pc-e2e-sessions.jsonl" | tr '\n' ' ') == "0 1 " ]] ||
+		fail "settled: $(cat "$job/pc-e2e-sessions.jsonl" 2>&1)"
+	[[ $(arm on '[.sessions[] | [.session, .flush_rounds > 0]] | @json') == '[[0,true],[1,false]]' ]] ||
+		fail "sessions: $(arm on -c .sessions)"
+	[[ $(arm off '.sessions | length') == 0 && ! -e $(rec_r 'select(.arm.arm == "off") | .job_dir')/pc-e2e-sessions.jsonl ]] ||
+		fail "the OFF arm was settled"
+}

@@ -1,7 +1,10 @@
 /* arm: one arm of a paired OFF/ON comparison (arm.h). */
 #include <stdlib.h>
 
+#include <stdio.h>
+
 #include "arm.h"
+#include "json.h"
 #include "run.h"
 #include "settle.h"
 #include "text.h"
@@ -32,23 +35,64 @@ void arm_end(struct arm *a)
 	jv_free(a->outside_scope);
 }
 
-void arm_session_ended(struct arm *a, const struct run *r)
+jv arm_settle(const struct pc_client *c, const char *scope, int session, int flush)
 {
 	struct pc_err e;
 	jv snapshot;
 
+	if (settle_session(c, scope, session, flush, &snapshot, &e) == 0)
+		return JV_OBJECT(jv_string("session"), jv_number(session),
+				 jv_string("snapshot"), snapshot);
+	return JV_OBJECT(jv_string("session"), jv_number(session),
+			 jv_string("error"), jv_string(e.msg));
+}
+
+void arm_take_settled(struct arm *a, jv settled)
+{
+	jv snapshot = json_get(settled, "snapshot");
+
+	if (jv_get_kind(snapshot) == JV_KIND_OBJECT)
+		a->snapshots = jv_array_append(a->snapshots, snapshot);
+	else {
+		const char *why = json_str(settled, "error");
+		char *failure = text_fmt("Settling the Scope after session %.0f failed: %s",
+					 json_number_at(settled, "session", 0),
+					 why ? why : "no answer");
+		a->settle_failures = jv_array_append(a->settle_failures, jv_string(failure));
+		free(failure);
+		jv_free(snapshot);
+	}
+	jv_free(settled);
+}
+
+void arm_session_ended(struct arm *a, const struct run *r)
+{
 	if (!a->on || !r->scope)
 		return;
 	int session = a->settled++;
-	if (settle_session(r->fleet->client, r->scope, session, session < a->scored_session,
-			   &snapshot, &e) == 0)
-		a->snapshots = jv_array_append(a->snapshots, snapshot);
-	else {
-		char *why =
-			text_fmt("Settling the Scope after session %d failed: %s", session, e.msg);
-		a->settle_failures = jv_array_append(a->settle_failures, jv_string(why));
-		free(why);
+	arm_take_settled(a, arm_settle(r->fleet->client, r->scope, session,
+				       session < a->scored_session));
+}
+
+int arm_read_settled(struct arm *a, const char *path, struct pc_err *e)
+{
+	FILE *f = fopen(path, "r");
+	struct json_reader in;
+	jv line;
+	long at;
+	int rc = 0;
+
+	/* no file: no session ended, which the treatment check reports */
+	if (!f)
+		return 0;
+	json_reader_init(&in, f, path);
+	while (rc == 0 && (rc = json_reader_next(&in, &line, &at, e)) > 0) {
+		arm_take_settled(a, line);
+		rc = 0;
 	}
+	json_reader_free(&in);
+	fclose(f);
+	return rc < 0 ? -1 : 0;
 }
 
 jv arm_block(const struct arm *a)

@@ -11,6 +11,8 @@
 #include <jv.h>
 
 #include "clock.h"
+#include "err.h"
+#include "pcclient.h"
 
 struct run;
 
@@ -37,10 +39,21 @@ void arm_begin(struct arm *a, int trial, int position, int scored_session,
 	       const char *scored_step);
 void arm_end(struct arm *a);
 
-/* After each agent session of r, its runner calls this: an ON arm settles
- * its Scope (the flush only before a later session), and records a
- * failure instead of raising it. */
+/* Settle scope after agent session `session` (0-based), flushing first
+ * when flush: {session, snapshot}, or {session, error} (owned). */
+jv arm_settle(const struct pc_client *c, const char *scope, int session, int flush);
+
+/* A settled session (consumed) into the arm: its snapshot, or the failure
+ * it is recorded as, never raised. */
+void arm_take_settled(struct arm *a, jv settled);
+
+/* After each agent session of r the local runner calls this: an ON arm
+ * settles its Scope (the flush only before a later session). */
 void arm_session_ended(struct arm *a, const struct run *r);
+
+/* The sessions a Harbor job settled (pc-run-bub --settle, one line each in
+ * path, python/pc_e2e_harbor/settle.py) into the arm; no file, none. */
+int arm_read_settled(struct arm *a, const char *path, struct pc_err *e);
 
 /* The record's "arm" block (owned). */
 jv arm_block(const struct arm *a);

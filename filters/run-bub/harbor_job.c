@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "arm.h"
 #include "harbor.h"
 #include "harbor_jobconfig.h"
 #include "harbor_layout.h"
@@ -205,18 +207,54 @@ static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
 	return total < 0 ? -1 : (long long)(total * 1000);
 }
 
+/* A paired ON arm's job settles its Scope after each agent session, where
+ * Harbor's agent-end hook runs (python/pc_e2e_harbor/settle.py): the
+ * plugin and its settings after Harbor's own arguments in argv (from n;
+ * the SETTLE_KWARGS strings in owned[], which the caller frees), and the
+ * Server's client settings in env. */
+#define SETTLE_KWARGS 4
+static void settle_plugin(const struct run *r, const char *job_dir, char **argv, int n,
+			  struct envv *env, char *owned[SETTLE_KWARGS])
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	if (!r->arm || !r->arm->on || !r->scope || len <= 0)
+		return;
+	exe[len] = '\0';
+	char *log = io_join(job_dir, HARBOR_SETTLED_SESSIONS_FILE);
+	char scored[32];
+	snprintf(scored, sizeof scored, "%d", r->arm->scored_session);
+	const char *kwargs[SETTLE_KWARGS][2] = {
+		{ "command", exe }, { "scope", r->scope }, { "scored_session", scored }, { "log", log }
+	};
+	argv[n++] = "--plugin";
+	argv[n++] = SETTLE_PLUGIN_CLASS;
+	for (int i = 0; i < SETTLE_KWARGS; i++) {
+		owned[i] = text_fmt("%s=%s", kwargs[i][0], kwargs[i][1]);
+		argv[n++] = "--plugin-kwarg";
+		argv[n++] = owned[i];
+	}
+	argv[n] = NULL;
+	/* the settling calls the Server as the harness does, token included */
+	env_forward_prefix(env, "POWERCONTEXT_CLIENT_");
+	free(log);
+}
+
 static int run_harbor(const struct run *r, const char *task_dir, const char *job_dir,
 		      const char *config, struct pc_err *e)
 {
 	char *harbor = io_join(harbor_venv(), "bin/harbor");
 	char *log = io_join(job_dir, "harbor.txt");
-	char *const argv[] = { harbor, "run", "-c", (char *)config, NULL };
+	char *argv[6 + 2 * SETTLE_KWARGS + 1] = { harbor, "run", "-c", (char *)config, NULL };
+	char *kwargs[SETTLE_KWARGS] = { NULL };
 	struct envv env = { NULL, 0 };
 	struct proc p;
 	int rc = 0;
 
 	char *agent = agent_env_json(r);
 	harbor_env(r->fleet->project, r->fleet->o->harbor_env, &env);
+	settle_plugin(r, job_dir, argv, 4, &env, kwargs);
 	env_set(&env, "PC_E2E_HARBOR_AGENT_ENV", agent);
 	free(agent);
 	if (jv_get_kind(r->invocations) == JV_KIND_ARRAY) {
@@ -248,6 +286,8 @@ static int run_harbor(const struct run *r, const char *task_dir, const char *job
 		}
 	}
 	env_free(&env);
+	for (int i = 0; i < SETTLE_KWARGS; i++)
+		free(kwargs[i]);
 	free(log);
 	free(harbor);
 	return rc;
@@ -337,6 +377,18 @@ static void read_trial(struct run *r, struct runner_result *res)
 	jv_free(result);
 }
 
+/* What the job's settle plugin wrote, into the arm; a file that cannot be
+ * read is an error of the run. */
+static void read_settled(struct run *r, const char *job_dir)
+{
+	char *path = io_join(job_dir, HARBOR_SETTLED_SESSIONS_FILE);
+	struct pc_err e;
+
+	if (arm_read_settled(r->arm, path, &e) != 0)
+		run_error(r, "%s", e.msg);
+	free(path);
+}
+
 /* One Harbor job: its JobConfig, `harbor run`, and the trial it wrote. */
 struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
 {
@@ -361,6 +413,8 @@ struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
 						     HARBOR_RESOLVED_REGISTRY_FILE, &e);
 		if (rc == 0)
 			rc = run_harbor(r, task_dir, res.job_dir, config, &e);
+		if (r->arm)
+			read_settled(r, res.job_dir);
 		unlink(config);
 		rmdir(private);
 	}

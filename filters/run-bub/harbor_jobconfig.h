@@ -16,6 +16,10 @@
 /* The registry copy Harbor reads, with absolute task paths, in the job
  * directory beside Harbor's own files. */
 #define HARBOR_RESOLVED_REGISTRY_FILE "pc-e2e-registry.json"
+/* In a paired ON arm's job directory: each session's settling, one JSON
+ * line each, written by the job's settle plugin. */
+#define HARBOR_SETTLED_SESSIONS_FILE "pc-e2e-sessions.jsonl"
+#define SETTLE_PLUGIN_CLASS          "pc_e2e_harbor.settle:SettlePlugin"
 
 /* The JobConfig (owned) of r's job in job_dir, for the task in task_dir
  * (NULL: r's registry dataset). */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "arm.h"
 #include "batch.h"
 #include "docs.h"
 #include "hosts.h"
@@ -44,6 +45,7 @@ static char *usage_text(void)
 		"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
 		"                  [--model-scripts DIR] [--registry FILE] [--jobs N]\n"
 		"                  [--paired [--trials N] [--host HOST]]\n"
+		"       pc-run-bub --settle SCOPE --session N [--flush]\n"
 		"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 		"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 		"under DIR/<workload id>/harbor-jobs/ (default DIR: a new temporary directory).\n");
@@ -87,7 +89,11 @@ static char *usage_text(void)
 		"  --host HOST      with --paired: the agent compared, one of ");
 	hosts_add_names(&b, ", ", " or ");
 	sbuf_add(&b, "\n"
-		     "                   (default bub; only bub runs on this machine)\n");
+		     "                   (default bub; only bub runs on this machine)\n"
+		     "  --settle SCOPE   settle a paired ON arm's Scope after agent session N\n"
+		     "                   (--session N, from 0), flushing it first with --flush,\n"
+		     "                   and print {session, snapshot} or {session, error} as one\n"
+		     "                   line (the Harbor runner's job plugin calls it); exit 0\n");
 	return sbuf_take(&b);
 }
 
@@ -165,6 +171,25 @@ static int paired_args(int paired, const char *trials, const char *host, const c
 	return 0;
 }
 
+/* --settle SCOPE and what only it takes: --session N, --flush. */
+static int settle_args(const char *session, const char *usage, struct options *o)
+{
+	if (!o->settle_scope && (session || o->settle_flush))
+		return stage_usage_error("pc-run-bub", usage,
+					 session ? "--session needs --settle"
+						 : "--flush needs --settle");
+	if (!o->settle_scope)
+		return 0;
+	o->settle_session = session && strspn(session, "0123456789") == strlen(session) &&
+					    *session && strlen(session) <= 4
+				    ? atoi(session)
+				    : -1;
+	if (o->settle_session < 0)
+		return stage_usage_error("pc-run-bub", usage,
+					 "--settle needs --session N, a session number from 0");
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, const char *usage, struct options *o)
 {
 	static const struct option longs[] = {
@@ -180,10 +205,13 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		{ "paired", no_argument, NULL, 'p' },
 		{ "trials", required_argument, NULL, 'n' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "settle", required_argument, NULL, 'S' },
+		{ "session", required_argument, NULL, 'N' },
+		{ "flush", no_argument, NULL, 'F' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
-	const char *runner = runners[0].name, *host = NULL, *trials = NULL;
+	const char *runner = runners[0].name, *host = NULL, *trials = NULL, *session = NULL;
 	char *end;
 	int c, paired = 0;
 
@@ -198,6 +226,9 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		case 'p': paired = 1; break;
 		case 'n': trials = optarg; break;
 		case 'H': host = optarg; break;
+		case 'S': o->settle_scope = optarg; break;
+		case 'N': session = optarg; break;
+		case 'F': o->settle_flush = 1; break;
 		case 'g':
 			free(o->registry);
 			o->registry = absolute_path(optarg);
@@ -230,7 +261,8 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 	}
 	if (c != STAGE_END)
 		return c;
-	if (paired_args(paired, trials, host, usage, o) != 0)
+	if (paired_args(paired, trials, host, usage, o) != 0 ||
+	    settle_args(session, usage, o) != 0)
 		return STAGE_USAGE;
 	if (!(o->runner = runner_named(runner)))
 		return unknown_runner(usage), STAGE_USAGE;
@@ -552,6 +584,23 @@ static int run_all(const struct options *o, const struct redactor *red)
 	return status;
 }
 
+/* --settle: one session of a Harbor job's ON arm, settled as the local
+ * runner settles it, as one line on stdout; a failure is a line too. */
+static int settle_one(const struct options *o, const struct redactor *red)
+{
+	struct pc_client client;
+	struct pc_err e;
+
+	if (pc_client_init(&client, environ, &e) != 0)
+		return stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+	jv settled = arm_settle(&client, o->settle_scope, o->settle_session, o->settle_flush);
+	int rc = stage_emit(red, settled, &e) == 0
+			 ? EXIT_OK
+			 : stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+	pc_client_free(&client);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .policy = "collect-all", .jobs = 1 };
@@ -565,7 +614,7 @@ int main(int argc, char **argv)
 		return stage_option_exit(rc);
 	}
 	redactor_init(&red, environ);
-	rc = run_all(&o, &red);
+	rc = o.settle_scope ? settle_one(&o, &red) : run_all(&o, &red);
 	redactor_free(&red);
 	free(o.registry);
 	return rc;

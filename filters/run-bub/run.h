@@ -31,6 +31,9 @@ struct options {
 	int jobs;                  /* --jobs: units of workloads run at once */
 	int trials;                /* --paired --trials N: 0 without --paired */
 	const struct host *host;   /* --host, a row of hosts[] */
+	/* --settle SCOPE --session N [--flush]: settle one session and exit */
+	const char *settle_scope;
+	int settle_session, settle_flush;
 };
 
 /* What every workload of the invocation shares.  Main owns it and all it
