@@ -225,9 +225,10 @@ static void settle_plugin(const struct run *r, const char *job_dir, char **argv,
 	char *log = io_join(job_dir, HARBOR_SETTLED_SESSIONS_FILE);
 	char scored[32];
 	snprintf(scored, sizeof scored, "%d", r->arm->scored_session);
-	const char *kwargs[SETTLE_KWARGS][2] = {
-		{ "command", exe }, { "scope", r->scope }, { "scored_session", scored }, { "log", log }
-	};
+	const char *kwargs[SETTLE_KWARGS][2] = { { "command", exe },
+						 { "scope", r->scope },
+						 { "scored_session", scored },
+						 { "log", log } };
 	argv[n++] = "--plugin";
 	argv[n++] = SETTLE_PLUGIN_CLASS;
 	for (int i = 0; i < SETTLE_KWARGS; i++) {
