@@ -50,7 +50,7 @@ one_probe() {
 	assert_output '{"task_outcome":{"value":"passed","reason":null}}'
 	run ev '.cases[0].metrics'
 	assert_output '{"capture_events":0,"captured_sources":0,"completed_checkpoints":0,"in_run_contexts":0,"resolved_instructions":2,"memory_entries_after":1,"memory_entries_created":1,"recall_probes_supported":1}'
-	run ev '.cases[0].attributes | del(.comparability)'
+	run ev '.cases[0].attributes | del(.comparability, .diagnosis)'
 	assert_output '{"commit":"0123456789abcdef0123456789abcdef01234567","database":"sqlite","dataset":"manifests/harbor-tasks","execution_adapter":"bub","harbor_task_id":"project-database-decision","run_id":"project-database-decision-0123456789ab","workload_id":"project-database-decision","finished_at":"2026-06-30T12:00:05Z"}'
 	# pc-e2e's own: what makes runs comparable in pc-report's ledger
 	# (docs/ledger.md)

@@ -91,12 +91,12 @@ check_case() {
 	run wc -l <"$dir/actual.json"
 	assert_output 1
 
-	# pc-evaluate's own two attributes, for pc-report's ledger (docs/ledger.md),
-	# are there and are the only keys the release does not have.
-	run jq -e '.cases | all(.attributes | (.comparability | type == "object") and has("finished_at"))' \
-		"$dir/actual.json"
+	# pc-evaluate's own attributes, for pc-report's ledger (docs/ledger.md)
+	# and its diagnosis, are there and are the only keys the release does not have.
+	run jq -e '.cases | all(.attributes | (.comparability | type == "object") and has("finished_at")
+		and (.diagnosis.assertions | type == "object"))' "$dir/actual.json"
 	assert_success
-	jq -c '.cases[].attributes |= del(.comparability, .finished_at)' "$dir/actual.json" >"$dir/ours.json"
+	jq -c '.cases[].attributes |= del(.comparability, .finished_at, .diagnosis)' "$dir/actual.json" >"$dir/ours.json"
 
 	run diff -u <(jq -S "$NORMALIZE" "$dir/expected.json") <(jq -S "$NORMALIZE" "$dir/ours.json")
 	assert_success

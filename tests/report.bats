@@ -113,11 +113,13 @@ assert_shown() {
 	[[ -z "$stderr" ]]
 }
 
-@test "a failed case exits 2 and lists each false assertion with its reason" {
+@test "a failed case exits 2 and lists each false assertion with its reason, EXPECTED and ACTUAL" {
 	report "$E/failed.jsonl" -- --format text
 	assert_status 2
 	assert_output "failed       wl-failed
     FAIL scope_started_empty: Scope started with 1 Memory entries.
+        EXPECTED entries_before 0
+        ACTUAL   entries_before 1
 1 workload: 0 accepted, 1 failed, 0 inconclusive"
 }
 
@@ -126,6 +128,11 @@ assert_shown() {
 	assert_status 3
 	assert_output 'inconclusive wl-incon
     FAIL collection_completed: server down; timeout <5s> & "x"
+        EXPECTED status "completed"
+        ACTUAL   status "failed"
+        rewards {"reward":1}, exception_type none, exception_message none
+        errors: "server down"
+        errors: "timeout <5s> & \"x\""
 1 workload: 0 accepted, 0 failed, 1 inconclusive'
 }
 
@@ -157,8 +164,15 @@ assert_shown() {
 	assert_output 'accepted     project-database-decision
 failed       wl-failed
     FAIL scope_started_empty: Scope started with 1 Memory entries.
+        EXPECTED entries_before 0
+        ACTUAL   entries_before 1
 inconclusive wl-incon
     FAIL collection_completed: server down; timeout <5s> & "x"
+        EXPECTED status "completed"
+        ACTUAL   status "failed"
+        rewards {"reward":1}, exception_type none, exception_message none
+        errors: "server down"
+        errors: "timeout <5s> & \"x\""
 3 workloads: 1 accepted, 1 failed, 1 inconclusive'
 }
 
@@ -166,8 +180,8 @@ inconclusive wl-incon
 	report "$E/failed.jsonl" -- --format text -v
 	assert_status 2
 	assert_line --index 0 "failed       wl-failed"
-	assert_line "    pass collection_completed"
-	assert_line "    pass native_acp_evidence_recorded: All required native ACP artifacts were recorded."
+	assert_line '    pass collection_completed · status "completed"'
+	assert_line '    pass native_acp_evidence_recorded: All required native ACP artifacts were recorded. · missing []'
 	assert_line "    FAIL scope_started_empty: Scope started with 1 Memory entries."
 	assert_line "    score capture_coverage = 0.0"
 	assert_line "    score probe_coverage = 1.0"
@@ -183,7 +197,7 @@ inconclusive wl-incon
 @test "--verbose is -v" {
 	report "$E/accepted.jsonl" -- --format text --verbose
 	assert_status 0
-	assert_line "    pass scope_started_empty: Scope started with 0 Memory entries."
+	assert_line "    pass scope_started_empty: Scope started with 0 Memory entries. · entries_before 0"
 }
 
 @test "text without -v shows no pass lines" {
@@ -319,8 +333,12 @@ inconclusive wl-incon
 	assert_line '<testsuites name="pc-e2e" tests="3" failures="1" errors="1">'
 	assert_line '  <testsuite name="pc-e2e" tests="3" failures="1" errors="1" skipped="0">'
 	assert_line '    <testcase classname="e2e:project-database-decision" name="project-database-decision"/>'
-	assert_line '      <failure type="failed" message="1 assertion false">scope_started_empty: Scope started with 1 Memory entries.'
-	assert_line '      <error type="inconclusive" message="1 assertion false">collection_completed: server down; timeout &lt;5s&gt; &amp; &quot;x&quot;'
+	# the message names the first false assertion's EXPECTED and ACTUAL, the
+	# body opens each one's diagnosis
+	assert_line '      <failure type="failed" message="1 assertion false: scope_started_empty: EXPECTED entries_before 0 → ACTUAL entries_before 1">scope_started_empty: Scope started with 1 Memory entries.'
+	assert_line '  ACTUAL   entries_before 1'
+	assert_line '      <error type="inconclusive" message="1 assertion false: collection_completed: EXPECTED status &quot;completed&quot; → ACTUAL status &quot;failed&quot;">collection_completed: server down; timeout &lt;5s&gt; &amp; &quot;x&quot;'
+	assert_line '  errors: &quot;timeout &lt;5s&gt; &amp; \&quot;x\&quot;&quot;'
 }
 
 @test "junit stays well-formed with control characters and markup in reasons" {
@@ -338,7 +356,7 @@ import sys, xml.dom.minidom
 doc = xml.dom.minidom.parse(sys.argv[1])
 suite = doc.getElementsByTagName("testsuites")[0]
 print(suite.getAttribute("tests"), suite.getAttribute("failures"), suite.getAttribute("errors"))
-print(doc.getElementsByTagName("error")[0].firstChild.data)' "$T/junit.xml"
+print("\n".join(l for l in doc.getElementsByTagName("error")[0].firstChild.data.splitlines() if not l.startswith("  ")))' "$T/junit.xml"
 	assert_success
 	assert_output "1 0 1
 collection_completed: bell? <tag> ]]> &amp;; line

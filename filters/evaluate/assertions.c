@@ -3,13 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnosis.h"
 #include "entry.h"
+#include "json.h"
 #include "text.h"
 
 struct assertion {
 	const char *name;
 	int (*applies)(const struct facts *f); /* whether the case has it */
 	jv (*judge)(const struct facts *f);    /* {value, reason}, owned by the caller */
+	diagnosis_fn diagnose;                 /* pc-e2e's EXPECTED and ACTUAL of it */
 };
 
 static int outcome_case(const struct facts *f)
@@ -222,21 +225,51 @@ static jv forbidden_context_absent(const struct facts *f)
  * where 1.4.1 writes its assertion.  The three kinds of case never share
  * an assertion. */
 static const struct assertion assertions[] = {
-	{ "execution_outcome", outcome_case, execution_outcome },
-	{ "execution_completed", skipped_case, execution_completed },
-	{ "collection_completed", memory_case, collection_completed },
-	{ "task_provenance_matches", memory_case, task_provenance_matches },
-	{ "native_acp_evidence_recorded", memory_case, native_acp_evidence_recorded },
-	{ "resolved_instructions_recorded", memory_case, resolved_instructions_recorded },
-	{ "capture_coverage_accepted", memory_case, capture_coverage_accepted },
-	{ "memory_created_during_run", memory_case, memory_created_during_run },
-	{ "memory_grounded", memory_case, memory_grounded },
-	{ "recall_probes_supported", memory_case, recall_probes_supported },
-	{ "memory_recalled_during_run", memory_case, memory_recalled_during_run },
-	{ "scope_started_empty", memory_case, scope_started_empty },
-	{ "expected_memory_recorded", expects_memory, expected_memory_recorded },
-	{ "forbidden_context_absent", forbids_context, forbidden_context_absent },
+	{ "execution_outcome", outcome_case, execution_outcome,
+	  diagnose_execution_outcome },
+	{ "execution_completed", skipped_case, execution_completed,
+	  diagnose_execution_completed },
+	{ "collection_completed", memory_case, collection_completed,
+	  diagnose_collection_completed },
+	{ "task_provenance_matches", memory_case, task_provenance_matches,
+	  diagnose_task_provenance },
+	{ "native_acp_evidence_recorded", memory_case, native_acp_evidence_recorded,
+	  diagnose_native_acp },
+	{ "resolved_instructions_recorded", memory_case, resolved_instructions_recorded,
+	  diagnose_instructions },
+	{ "capture_coverage_accepted", memory_case, capture_coverage_accepted,
+	  diagnose_capture_coverage },
+	{ "memory_created_during_run", memory_case, memory_created_during_run,
+	  diagnose_memory_created },
+	{ "memory_grounded", memory_case, memory_grounded,
+	  diagnose_memory_grounded },
+	{ "recall_probes_supported", memory_case, recall_probes_supported,
+	  diagnose_probes_supported },
+	{ "memory_recalled_during_run", memory_case, memory_recalled_during_run,
+	  diagnose_recalled_during_run },
+	{ "scope_started_empty", memory_case, scope_started_empty,
+	  diagnose_scope_empty },
+	{ "expected_memory_recorded", expects_memory, expected_memory_recorded,
+	  diagnose_expected_memory },
+	{ "forbidden_context_absent", forbids_context, forbidden_context_absent,
+	  diagnose_forbidden_context },
 };
+
+jv assertions_diagnose(const struct facts *f, jv replay, jv judged, const struct redactor *red)
+{
+	jv out = jv_object();
+
+	for (size_t i = 0; i < sizeof assertions / sizeof *assertions; i++)
+		if (assertions[i].applies(f)) {
+			jv value = json_at(judged, assertions[i].name);
+			struct diagnosis_input in = { replay, f, red,
+						      json_has_true(value, "value") };
+			out = jv_object_set(out, jv_string(assertions[i].name),
+					    assertions[i].diagnose(&in));
+			jv_free(value);
+		}
+	return out;
+}
 
 jv assertions_judge(const struct facts *f)
 {

@@ -11,9 +11,15 @@
 #include <jv.h>
 
 #include "facts.h"
+#include "redact.h"
 
 /* The assertions that apply to the case of f (borrowed): an object mapping
  * each name to its {value, reason}, owned by the caller. */
 jv assertions_judge(const struct facts *f);
+
+/* pc-e2e's diagnosis of each assertion judged (borrowed) of replay
+ * (borrowed): an object mapping each name to {expected, actual[,
+ * evidence]} (diagnosis.h), owned by the caller. */
+jv assertions_diagnose(const struct facts *f, jv replay, jv judged, const struct redactor *red);
 
 #endif

@@ -1,6 +1,7 @@
 #include "case.h"
 
 #include "assertions.h"
+#include "diagnosis.h"
 #include "docs.h"
 #include "hash.h"
 #include "json.h"
@@ -56,10 +57,11 @@ static jv dataset_name(jv replay)
 }
 
 /* The reference harness's attributes, then pc-e2e's own: comparability,
- * the run's time (the replay's, so a rescore records the same one) and, for
+ * the run's time (the replay's, so a rescore records the same one), the
+ * diagnosis (consumed) and, for
  * a member of a batch merged into one trial, the batch's name, which says
  * where its files go (outdir.h). */
-static jv attributes(jv replay, const struct facts *f, const char *policy)
+static jv attributes(jv replay, const struct facts *f, const char *policy, jv diagnosis)
 {
 	const char *batch = outdir_replay_batch(replay);
 	jv out = JV_OBJECT(
@@ -72,17 +74,24 @@ static jv attributes(jv replay, const struct facts *f, const char *policy)
 		jv_string("workload_id"), json_at(replay, "task.id"),
 		jv_string("comparability"), comparability(replay, f, policy),
 		jv_string("finished_at"), json_at(replay, "environment.finished_at"));
+
+	out = jv_object_set(out, jv_string(CASE_DIAGNOSIS), diagnosis);
 	return batch ? jv_object_set(out, jv_string(OUTDIR_CASE_BATCH), jv_string(batch)) : out;
 }
 
-jv case_build(jv replay, const struct facts *f, const char *policy)
+jv case_build(jv replay, const struct facts *f, const char *policy, const struct redactor *red)
 {
+	jv judged = assertions_judge(f);
+	jv diagnosis = JV_OBJECT(jv_string("assertions"),
+				 assertions_diagnose(f, replay, judged, red),
+				 jv_string("identity"), diagnosis_identity(replay));
+
 	return JV_OBJECT(jv_string("name"), json_at(replay, "task.id"),
-			 jv_string("assertions"), assertions_judge(f),
+			 jv_string("assertions"), judged,
 			 jv_string("scores"), scores_of(f),
 			 jv_string("labels"), labels_of(f),
 			 jv_string("metrics"), metrics_of(f),
-			 jv_string("attributes"), attributes(replay, f, policy));
+			 jv_string("attributes"), attributes(replay, f, policy, diagnosis));
 }
 
 jv case_document(jv kase, const char *prefix)

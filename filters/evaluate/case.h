@@ -8,10 +8,11 @@
 #include <jv.h>
 
 #include "facts.h"
+#include "redact.h"
 
 /* The case of replay (borrowed) from its facts (borrowed), under the
  * failure policy it ran with; owned by the caller. */
-jv case_build(jv replay, const struct facts *f, const char *policy);
+jv case_build(jv replay, const struct facts *f, const char *policy, const struct redactor *red);
 
 /* The powercontext.e2e-evaluation/v1 document of kase (consumed), in the
  * experiment "<prefix>:<case name>"; owned by the caller. */

@@ -59,6 +59,7 @@ struct options {
 /* What the pass over stdin works with; main owns it. */
 struct evaluation_pass {
 	const struct options *o;
+	const struct redactor *red; /* borrowed from main: the diagnosis's texts */
 	struct aggregate batches;
 };
 
@@ -125,7 +126,7 @@ static int evaluate_one(void *ctx, jv replay, const struct json_reader *raw, jv 
 
 	if (facts_read(replay, raw->text, raw->text_len, o->policy, &f, e) < 0)
 		return -1;
-	jv kase = case_build(replay, &f, o->policy);
+	jv kase = case_build(replay, &f, o->policy, ((struct evaluation_pass *)ctx)->red);
 	facts_free(&f);
 	verdict_judge(kase, code);
 	*doc = case_document(kase, o->prefix);
@@ -201,6 +202,7 @@ int main(int argc, char **argv)
 		redactor_free(&red);
 		return rc;
 	}
+	ctx.red = &red;
 	aggregate_init(&ctx.batches, o.prefix, o.output, &red);
 	rc = stage_run_pass(&pass, o.output, &red);
 	aggregate_free(&ctx.batches);

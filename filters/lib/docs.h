@@ -17,6 +17,11 @@
 #define SCHEMA_PAIRED_ARM    "powercontext.e2e-paired-arm/v3"
 #define SCHEMA_PAIRED_REPORT "powercontext.e2e-paired-report/v4"
 
+/* pc-e2e's own case attribute: each assertion's EXPECTED and ACTUAL and the
+ * evidence of one that does not hold (filters/evaluate/diagnosis.h), which
+ * pc-report shows and never recomputes. */
+#define CASE_DIAGNOSIS "diagnosis"
+
 extern const struct shape doc_manifest; /* manifest, defaults filled */
 extern const struct shape doc_selection;
 extern const struct shape doc_paired_report;

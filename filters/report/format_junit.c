@@ -1,6 +1,9 @@
 /* pc-report --format junit: JUnit XML for CI, a testcase per workload; a
  * failed workload is a <failure>, an inconclusive one an <error>, a skipped
  * one <skipped/>. */
+#include <stdlib.h>
+
+#include "diagnosis.h"
 #include "formats.h"
 #include "json.h"
 #include "trend.h"
@@ -21,14 +24,38 @@ static void junit_skipped(struct sbuf *b, const struct report_case *c)
 	jv_free(failing);
 }
 
+/* The message's gist of the first false assertion, when the case has its
+ * diagnosis: "name: EXPECTED … → ACTUAL …". */
+static void junit_gist(struct sbuf *b, const struct report_case *c, jv failing)
+{
+	jv first = jv_array_get(jv_copy(failing), 0);
+	const char *name = json_str(first, "name");
+	jv d = name ? diagnosis_of(c, name) : jv_null();
+
+	if (jv_get_kind(d) == JV_KIND_OBJECT) {
+		struct sbuf gist = { 0 };
+		sbuf_addf(&gist, ": %s: ", name);
+		diagnosis_add_summary(&gist, d);
+		char *text = sbuf_take(&gist);
+		report_add_escaped(b, text);
+		free(text);
+	}
+	jv_free(d);
+	jv_free(first);
+}
+
+/* Each false assertion's line, its diagnosis below it when the case has
+ * one. */
 static void junit_failure(struct sbuf *b, const struct report_case *c)
 {
 	jv failing = report_false_assertions(c);
 	const char *tag = c->verdict == VERDICT_INCONCLUSIVE ? "error" : "failure";
 
-	sbuf_addf(b, "      <%s type=\"%s\" message=\"%d assertion%s false\">", tag,
+	sbuf_addf(b, "      <%s type=\"%s\" message=\"%d assertion%s false", tag,
 		  verdict_name(c->verdict), jv_array_length(jv_copy(failing)),
 		  jv_array_length(jv_copy(failing)) == 1 ? "" : "s");
+	junit_gist(b, c, failing);
+	sbuf_add(b, "\">");
 	jv_array_foreach(failing, i, a) {
 		const char *reason = json_str(a, "reason");
 		report_add_escaped(b, json_str(a, "name"));
@@ -37,6 +64,15 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 			report_add_escaped(b, reason);
 		}
 		sbuf_add(b, "\n");
+		jv d = diagnosis_of(c, json_str(a, "name"));
+		if (jv_get_kind(d) == JV_KIND_OBJECT) {
+			struct sbuf lines = { 0 };
+			diagnosis_add_lines(&lines, d, "  ");
+			char *text = sbuf_take(&lines);
+			report_add_escaped(b, text);
+			free(text);
+		}
+		jv_free(d);
 		jv_free(a);
 	}
 	jv_free(failing);

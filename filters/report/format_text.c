@@ -1,6 +1,9 @@
 /* pc-report --format text: a line per case (its verdict and name, its trend,
- * its false assertions), then the counts; for a terminal, so in colour on
- * one unless NO_COLOR says otherwise. */
+ * its false assertions, each with its EXPECTED → ACTUAL and evidence), then
+ * the counts; -v adds every assertion with its actual values, -vv the
+ * identities behind each result.  For a terminal, so in colour on one
+ * unless NO_COLOR says otherwise. */
+#include "diagnosis.h"
 #include "formats.h"
 #include "json.h"
 #include "trend.h"
@@ -10,14 +13,25 @@ struct style {
 	const char *on[VERDICTS], *off, *dim;
 };
 
-static void text_line(struct sbuf *b, const char *mark, const char *name, jv entry /* borrowed */)
+/* An assertion's line; a failing one opens its diagnosis (EXPECTED →
+ * ACTUAL and its evidence) below it, a passing one under -v adds its
+ * actual values. */
+static void text_line(struct sbuf *b, const char *mark, const char *name, jv entry /* borrowed */,
+		      jv diagnosis /* borrowed, or null */)
 {
 	const char *reason = json_str(entry, "reason");
+	int failing = !json_has_true(entry, "value");
 
 	sbuf_addf(b, "    %s %s", mark, name);
 	if (reason && *reason)
 		sbuf_addf(b, ": %s", reason);
+	if (!failing && jv_get_kind(diagnosis) == JV_KIND_OBJECT) {
+		sbuf_add(b, " · ");
+		diagnosis_add_actual(b, diagnosis);
+	}
 	sbuf_add(b, "\n");
+	if (failing && jv_get_kind(diagnosis) == JV_KIND_OBJECT)
+		diagnosis_add_lines(b, diagnosis, "        ");
 }
 
 /* Scores and labels hold {value, reason}; metrics are bare numbers. */
@@ -60,11 +74,15 @@ static void text_case(void *ctx, const struct report_case *c)
 		trend_add_letters(b, c->trend);
 		sbuf_addf(b, " (%s)%s\n", trend_change(c->trend), t->st->off);
 	}
+	if (t->verbose > 1)
+		diagnosis_add_identity(b, c, "    ");
 	jv_object_foreach(assertions, name, a) {
+		jv d = diagnosis_of(c, jv_string_value(name));
 		if (!json_has_true(a, "value"))
-			text_line(b, "FAIL", jv_string_value(name), a);
+			text_line(b, "FAIL", jv_string_value(name), a, d);
 		else if (t->verbose)
-			text_line(b, "pass", jv_string_value(name), a);
+			text_line(b, "pass", jv_string_value(name), a, d);
+		jv_free(d);
 		jv_free(name);
 		jv_free(a);
 	}

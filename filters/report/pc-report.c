@@ -48,7 +48,10 @@ static char *usage_text(void)
 		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired).\n");
 	report_formats_add_help(&b, "  --format F    ");
 	sbuf_add(&b, "  --output DIR  also write DIR/<workload id>/report.md per workload\n"
-		     "  -v, --verbose text: show every assertion, score, label and metric\n"
+		     "  -v, --verbose text: show every assertion with its actual values, and\n"
+		     "                every score, label and metric; -vv also the identities\n"
+		     "                behind each result (run, task, agent, PowerContext,\n"
+		     "                evidence)\n"
 		     "  --ledger URL  also record every case in the ledger: sqlite:PATH or\n"
 		     "                mysql://user[:password]@host[:port]/database (the password\n"
 		     "                may come from $PC_E2E_LEDGER_PASSWORD instead)\n"
@@ -136,7 +139,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 				       STAGE_USAGE;
 			o->trend = 1;
 			break;
-		default: o->verbose = 1;
+		default: o->verbose++;
 		}
 	}
 	if (c != STAGE_END)
