@@ -293,7 +293,8 @@ inconclusive wl-incon
 	{ cat "$E/accepted.jsonl"; jq -c '.cases[0].name = "../escape"' "$E/accepted.jsonl"; } >"$T/e.jsonl"
 	report "$T/e.jsonl" -- --format text --output "$T/out/inner"
 	assert_status 1
-	assert_stdout_empty
+	# the text report shows each case as it comes; no summary follows an error
+	refute_line --partial "workloads:"
 	assert_stderr_contains 'case "../escape" is not a workload id'
 	[[ ! -e "$T/out/escape" && ! -e "$T/out/inner" ]] || fail "something was written"
 }
@@ -552,9 +553,15 @@ skipped      wl-skip-expected
 	assert_stderr_contains "no evaluations"
 }
 
-@test "malformed input names the line and reports nothing" {
+@test "malformed input names the line and reports nothing after it: no summary, exit 1" {
 	{ cat "$E/accepted.jsonl" "$E/failed.jsonl"; echo '{"schema": "powercontext.e2e-evaluation/v1",'; } >"$T/in.jsonl"
 	run --separate-stderr pc-report --format text <"$T/in.jsonl"
+	assert_status 1
+	# text shows each case as it arrives: the two read before the broken text
+	assert_line --index 0 "accepted     project-database-decision"
+	assert_line "failed       wl-failed"
+	refute_line --partial "workloads:"
+	run --separate-stderr pc-report --format markdown <"$T/in.jsonl"
 	assert_status 1
 	assert_stdout_empty
 	assert_stderr_contains "stdin:4:0: malformed JSON (in the text starting on line 3): Unfinished JSON term at EOF"
@@ -562,7 +569,7 @@ skipped      wl-skip-expected
 
 @test "a replay instead of an evaluation is rejected naming the expected schema" {
 	{ cat "$E/accepted.jsonl"; jq -c . "$ACCEPTED"; } >"$T/in.jsonl"
-	run --separate-stderr pc-report --format text <"$T/in.jsonl"
+	run --separate-stderr pc-report --format json <"$T/in.jsonl"
 	assert_status 1
 	assert_stdout_empty
 	assert_stderr_contains "stdin:2: expected a $EVALUATION document, got \"$EVIDENCE\""
@@ -652,4 +659,24 @@ skipped      wl-skip-expected
 	run --separate-stderr pc-report stray <"$E/accepted.jsonl"
 	assert_status 64
 	assert_stdout_empty
+}
+
+@test "text shows each workload as its evaluation arrives, the summary once stdin ends" {
+	mkfifo "$T/in"
+	pc-report --format text <"$T/in" >"$T/out.txt" 2>"$T/err" &
+	local report=$! i early
+	exec 4>"$T/in"
+	cat "$E/failed.jsonl" >&4
+	for ((i = 0; i < 200; i++)); do
+		grep -q 'wl-failed' "$T/out.txt" && break
+		sleep 0.05
+	done
+	early=$(cat "$T/out.txt")
+	cat "$E/accepted.jsonl" >&4
+	exec 4>&-
+	wait "$report" || true
+	[[ $early == *"failed       wl-failed"* && $early != *"workload"* ]] ||
+		fail "the first workload's lines did not come out while stdin was open: '$early' $(cat "$T/err")"
+	[[ $(tail -n 1 "$T/out.txt") == "2 workloads: 1 accepted, 1 failed, 0 inconclusive" ]] ||
+		fail "$(cat "$T/out.txt")"
 }

@@ -96,16 +96,33 @@ static void text_case(void *ctx, const struct report_case *c)
 }
 
 /* Escapes only on a terminal: a file or a pipe gets plain text. */
-static void render_text(struct report_out *o, struct cases *cs, const struct report_settings *s)
+static const struct style *text_style(const struct report_settings *s)
 {
 	static const struct style color = { { "\033[32m", "\033[31m", "\033[33m", "\033[36m" },
 					    "\033[0m",
 					    "\033[2m" };
 	static const struct style plain = { { "", "", "", "" }, "", "" };
-	const struct style *st = s->color && s->terminal ? &color : &plain;
+
+	return s->color && s->terminal ? &color : &plain;
+}
+
+/* A case's lines as soon as pc-report has read it: a run's results come
+ * out as its workloads end. */
+static void live_text(struct report_out *o, const struct report_case *c,
+		      const struct report_settings *s)
+{
+	struct text_pass t = { o, s->verbose, text_style(s) };
+
+	text_case(&t, c);
+}
+
+static void render_text(struct report_out *o, struct cases *cs, const struct report_settings *s)
+{
+	const struct style *st = text_style(s);
 	struct text_pass t = { o, s->verbose, st };
 
-	report_each_case(cs, text_case, &t);
+	if (!s->live)
+		report_each_case(cs, text_case, &t);
 	sbuf_add(&o->b, st->dim);
 	report_add_counts(&o->b, cs);
 	sbuf_addf(&o->b, "%s\n", st->off);
@@ -116,4 +133,5 @@ const struct report_format format_text = {
 	.name = "text",
 	.gist = "default on a terminal",
 	.render = render_text,
+	.live = live_text,
 };

@@ -18,6 +18,7 @@ struct report_settings {
 	int color;    /* NO_COLOR is unset or empty (no-color.org) */
 	int terminal; /* stdout is a terminal */
 	int trends;   /* every spooled case carries its trend */
+	int live;     /* every case was written by the format's live as it came */
 };
 
 struct report_format {
@@ -29,6 +30,11 @@ struct report_format {
 	/* The whole report for cs, written to o a case at a time; o, cs and
 	 * s are borrowed.  It may walk the spool as often as it needs. */
 	void (*render)(struct report_out *o, struct cases *cs, const struct report_settings *s);
+	/* NULL, or one case's part of the report, written as soon as the case
+	 * is read (when no trend is asked for, which needs every case first);
+	 * render then writes what follows the cases (s->live). */
+	void (*live)(struct report_out *o, const struct report_case *c,
+		     const struct report_settings *s);
 };
 
 /* The format called name, or NULL. */

@@ -184,8 +184,17 @@ static FILE *open_spool(struct pc_err *e)
 	return f;
 }
 
-/* The first pass: validate, judge and count every case, and spool it. */
-static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, int check_names)
+/* A format that writes each case as it is read (formats.h). */
+struct live {
+	const struct report_format *format;
+	const struct report_settings *settings;
+	struct report_out out;
+};
+
+/* The first pass: validate, judge and count every case, and spool it; with
+ * live, also write it. */
+static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, int check_names,
+			struct live *live)
 {
 	jv list = jv_object_get(jv_copy(doc), jv_string("cases"));
 	const char *experiment = json_str(doc, "experiment");
@@ -212,7 +221,17 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		char *dir = jv_get_kind(name) == JV_KIND_STRING
 				    ? outdir_workload(jv_string_value(name), in)
 				    : NULL;
-		report_spool(cs->spool, redact_jv(red, jv_string(experiment)), redact_jv(red, kase),
+		jv shown = redact_jv(red, kase);
+		if (live) {
+			jv exp = redact_jv(red, jv_string(experiment));
+			struct report_case c = { shown, jv_string_value(exp), dir, v, jv_null() };
+			live->format->live(&live->out, &c, live->settings);
+			/* out now, not when stdio's buffer fills */
+			if (fflush(stdout) != 0)
+				live->out.failed = 1;
+			jv_free(exp);
+		}
+		report_spool(cs->spool, redact_jv(red, jv_string(experiment)), shown,
 			     dir ? jv_string(dir) : jv_null(), v, jv_null());
 		free(dir);
 		jv_free(batch);
@@ -221,7 +240,8 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 	jv_free(list);
 }
 
-static int read_cases(struct cases *cs, const struct redactor *red, int check_names)
+static int read_cases(struct cases *cs, const struct redactor *red, int check_names,
+		      struct live *live)
 {
 	struct stage_input in;
 	struct pc_err e;
@@ -231,7 +251,7 @@ static int read_cases(struct cases *cs, const struct redactor *red, int check_na
 		return stage_die("pc-report", red, EXIT_INVALID, e.msg);
 	stage_input_open(&in, "pc-report", red, SCHEMA_EVALUATION, &doc_evaluation);
 	while (stage_input_next(&in, &doc)) {
-		spool_cases(cs, doc, red, check_names);
+		spool_cases(cs, doc, red, check_names, live);
 		jv_free(doc);
 	}
 	stage_input_close(&in);
@@ -420,7 +440,13 @@ static int run(const struct options *o, const struct redactor *red)
 		.color = !(no_color && *no_color),
 		.terminal = isatty(STDOUT_FILENO),
 	};
-	int status = read_cases(&cs, red, o->output != NULL);
+	/* a case's trend needs the ledger, which needs every case first */
+	struct live live = { o->format, &settings, { { 0 }, 0 } };
+	settings.live = o->format->live && !o->trend && !o->format->needs_trends;
+	int status = read_cases(&cs, red, o->output != NULL, settings.live ? &live : NULL);
+
+	if (status == EXIT_OK && live.out.failed)
+		status = stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout");
 
 	/* every case name becomes a directory: a bad one (never a path like
 	 * "../x") is found before anything is written */
