@@ -446,7 +446,8 @@ static int run(const struct options *o, const struct redactor *red)
 	int status = read_cases(&cs, red, o->output != NULL, settings.live ? &live : NULL);
 
 	if (status == EXIT_OK && live.out.failed)
-		status = stage_die("pc-report", red, EXIT_INVALID, "cannot write the report to stdout");
+		status = stage_die("pc-report", red, EXIT_INVALID,
+				   "cannot write the report to stdout");
 
 	/* every case name becomes a directory: a bad one (never a path like
 	 * "../x") is found before anything is written */
