@@ -20,13 +20,13 @@ CC       ?= cc
 PKG_CONFIG ?= pkg-config
 
 # What filters/lib/ links, then what one filter's own modules link beside it
-# (PKGS_<folder>): only pc-select parses YAML, only pc-run-bub speaks HTTP,
-# only pc-report writes a ledger.
-LIB_PKGS  = libcrypto libutf8proc
-PKGS_select  = yaml-0.1
+# (PKGS_<folder>): manifests are YAML (pc-select selects them, pc-evaluate
+# --catalog compares replays with them), only pc-run-bub speaks HTTP, only
+# pc-report writes a ledger.
+LIB_PKGS  = libcrypto libutf8proc yaml-0.1
 PKGS_run-bub = libcurl
 PKGS_report  = sqlite3 libmariadb
-PKGS      = $(LIB_PKGS) $(PKGS_select) $(PKGS_run-bub) $(PKGS_report)
+PKGS      = $(LIB_PKGS) $(PKGS_run-bub) $(PKGS_report)
 # Debian's libjq 1.6 ships no pkg-config file.
 JQ_CFLAGS = $(shell $(PKG_CONFIG) --cflags libjq 2>/dev/null)
 JQ_LIBS   = $(shell $(PKG_CONFIG) --libs libjq 2>/dev/null || echo -ljq -lonig)
@@ -67,7 +67,6 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS  = documents manifest toml
 # What each target links beside filters/lib/: the filter module it feeds.
-FUZZ_OBJ_manifest = $(call private_objects_of,select)
 FUZZ_OBJ_toml     = $(BUILD)/run-bub/toml.o
 FUZZ_FLAGS    = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
 
@@ -128,7 +127,9 @@ compat: all
 
 rescore: all
 	@test -n "$(REPLAY)" || { echo "usage: make rescore REPLAY='file or directory…'" >&2; exit 64; }
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) pipelines/rescore $(REPLAY)
+	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) \
+		$(if $(filter undefined,$(origin MANIFESTS)),,MANIFESTS='$(MANIFESTS)') ROOT=$(ROOT) \
+		pipelines/rescore $(REPLAY)
 
 # PowerContext's paired OFF/ON comparison, run: TRIALS per arm (default 2) of the
 # paired workloads (CATALOG=powercontext: the release's own), on the scripted
@@ -191,7 +192,7 @@ lint:
 $(BUILD)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-input.h $(LIB_OBJ) $$(FUZZ_OBJ_$$*)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  FUZZ    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/select -Ifilters/run-bub -fsanitize=fuzzer -o $@ $< \
+	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/run-bub -fsanitize=fuzzer -o $@ $< \
 		$(filter %.o,$^) $(LDFLAGS) $(LIBS)
 
 # libjq 1.6's parser leaks on a text with two values and no separator

@@ -150,3 +150,44 @@ only_failing() {
 	! grep -q 'sk-diagnosis' <<<"$output" || fail "a piece of the secret reached the report"
 	assert_line --regexp '^          ACTUAL   prepared context \(ready, 10000[0-9]+ bytes\): "…x+ key \[REDACTED\] 22:00 and 23:30 UTC y+"$'
 }
+
+# ---- freshness ----
+
+@test "make rescore after editing one probe of one workload: that workload is stale (4), the others as before; reverted, as before" {
+	mkdir -p "$T/replays/a" "$T/replays/b"
+	cp "$REAL/scripted-release-window.json" "$T/replays/a/replay.json"
+	cp "$REAL/project-database-decision.json" "$T/replays/b/replay.json"
+	cp -r "$REPO/manifests" "$T/catalog"
+	run --separate-stderr env MANIFESTS="$T/catalog" ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
+	assert_status 0
+	sed -i 's/When may the ledger service be released tonight?/When can the ledger service be released tonight?/' \
+		"$T/catalog/scripted-release-window.yaml"
+	run --separate-stderr env MANIFESTS="$T/catalog" ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
+	assert_status 4
+	assert_output --partial "stale: the catalog changed evaluation.probes since it ran"
+	run --separate-stderr bash -c 'cat "$1"/*/replay.json | "$2/pc-evaluate" --catalog "$3" --root "$4" | "$2/pc-report" --format text' \
+		_ "$T/replays" "$PC_BIN" "$T/catalog" "$REPO"
+	assert_status 4
+	assert_line "stale        scripted-release-window"
+	assert_line "accepted     project-database-decision"
+	assert_line "2 workloads: 1 accepted, 0 failed, 0 inconclusive, 1 stale"
+	cp "$REPO/manifests/scripted-release-window.yaml" "$T/catalog/"
+	run --separate-stderr env MANIFESTS="$T/catalog" ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
+	assert_status 0
+}
+
+@test "a workload the catalog no longer has is stale; a stale failure is still a failure (2 over 4)" {
+	mkdir -p "$T/catalog"
+	cp "$REPO/manifests/acceptance-01-project-database-decision.yaml" "$T/catalog/"
+	jq -c . "$REAL/scripted-release-window.json" "$REAL/project-database-decision.json" >"$T/in.jsonl"
+	run --separate-stderr pc-evaluate --catalog "$T/catalog" --root "$REPO" <"$T/in.jsonl"
+	assert_status 4
+	[[ $(jq -c 'select(.cases[0].name == "scripted-release-window") | .cases[0].attributes.stale' <<<"$output") == '{"removed":true}' ]] ||
+		fail "$output"
+	jq -c '.harbor.task_checksum = ("0" * 64)' "$REAL/scripted-release-window.json" >"$T/bad.json"
+	run --separate-stderr pc-evaluate --catalog "$T/catalog" --root "$REPO" <"$T/bad.json"
+	assert_status 2
+	run --separate-stderr pc-evaluate --root "$REPO" <"$T/bad.json"
+	assert_status 64
+	assert_stderr_contains "--root needs --catalog"
+}

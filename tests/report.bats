@@ -443,7 +443,7 @@ skipped      wl-skip-expected
 	report "$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl" "$S/skipped-unexpected.jsonl" -- --format json
 	assert_status 2
 	run jq -c 'keys_unsorted' <<<"$output"
-	assert_output '["accepted","failed","inconclusive","skipped","cases"]'
+	assert_output '["accepted","failed","inconclusive","skipped","stale","cases"]'
 	report "$S/skipped-memory.jsonl" "$S/skipped-expected.jsonl" "$S/skipped-unexpected.jsonl" -- --format json
 	run jq -c '.cases[]' <<<"$output"
 	assert_output '{"name":"wl-skipped","experiment":"e2e:wl-skipped","verdict":"skipped","task_outcome":"skipped","failed_assertions":[{"name":"execution_completed","reason":"Skipped after an earlier task stopped the shared Harbor trial."}]}

@@ -19,6 +19,7 @@
 #include "case.h"
 #include "docs.h"
 #include "facts.h"
+#include "freshness.h"
 #include "json.h"
 #include "outdir.h"
 #include "paired.h"
@@ -29,6 +30,7 @@ extern char **environ;
 
 static const char usage[] =
 	"usage: pc-evaluate [--experiment-prefix NAME] [--failure-policy POLICY] [--output DIR]\n"
+	"                   [--catalog PATH [--root DIR]]\n"
 	"       pc-evaluate --paired [--trials N] [--experiment-prefix NAME] [--output DIR]\n"
 	"Reads powercontext.e2e-evidence/v1 replays on stdin and writes one\n"
 	"powercontext.e2e-evaluation/v1 line per replay.  With --paired, reads the\n"
@@ -41,10 +43,17 @@ static const char usage[] =
 	"                            merged batch's members: DIR/batch-<name>/tasks/<id>/,\n"
 	"                            and the batch's DIR/batch-<name>/eval-report.json);\n"
 	"                            with --paired, DIR/paired-report.json\n"
+	"  --catalog PATH            compare each replay's manifest with the current one of\n"
+	"                            the catalog at PATH (as pc-select reads it): a\n"
+	"                            workload whose manifest changed since it ran, or\n"
+	"                            that the catalog no longer has, is stale\n"
+	"  --root DIR                with --catalog: where its datasets resolve, as for\n"
+	"                            pc-select (default .)\n"
 	"  --paired                  summarize paired arm observations\n"
 	"  --trials N                with --paired: the trials per arm the run asked for\n"
 	"                            (default: the highest trial observed)\n"
-	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 3 inconclusive; with\n"
+	"Exit: 0 all accepted, 1 invalid input, 2 a case failed, 4 nothing failed but a\n"
+	"result is stale, 3 inconclusive (the first that holds, in that order); with\n"
 	"--paired, 2 when an arm errored or an ON arm failed integration or reached\n"
 	"another Scope.\n";
 
@@ -52,6 +61,7 @@ struct options {
 	const char *prefix;
 	const char *policy;
 	const char *output;
+	const char *catalog, *root; /* --catalog, --root: NULL without */
 	int paired;
 	int trials; /* --trials, 0 when not given */
 };
@@ -60,6 +70,7 @@ struct options {
 struct evaluation_pass {
 	const struct options *o;
 	const struct redactor *red; /* borrowed from main: the diagnosis's texts */
+	jv current;                 /* owned: --catalog's manifests by id, or null */
 	struct aggregate batches;
 };
 
@@ -80,6 +91,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "paired", no_argument, NULL, 'P' },
 		{ "trials", required_argument, NULL, 'T' },
+		{ "catalog", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, 'r' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	const struct stage_cli cli = { "pc-evaluate", usage, "", longs, argc, argv };
@@ -87,7 +100,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 
 	o->prefix = "e2e";
 	o->policy = "collect-all";
-	o->output = NULL;
+	o->output = o->catalog = o->root = NULL;
 	o->paired = o->trials = 0;
 	while ((c = stage_option(&cli)) >= 0) {
 		if (c == 'p')
@@ -102,9 +115,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 			       STAGE_USAGE;
 		else if (c == 'o')
 			o->output = optarg;
+		else if (c == 'c')
+			o->catalog = optarg;
+		else if (c == 'r')
+			o->root = optarg;
 	}
 	if (c != STAGE_END)
 		return c;
+	if (o->root && !o->catalog)
+		return stage_usage_error("pc-evaluate", usage, "--root needs --catalog"),
+		       STAGE_USAGE;
+	if (o->catalog && o->paired)
+		return stage_usage_error("pc-evaluate", usage,
+					 "--catalog does not go with --paired"),
+		       STAGE_USAGE;
 	if (o->trials && !o->paired)
 		return stage_usage_error("pc-evaluate", usage, "--trials needs --paired"),
 		       STAGE_USAGE;
@@ -121,13 +145,23 @@ static int parse_args(int argc, char **argv, struct options *o)
 static int evaluate_one(void *ctx, jv replay, const struct json_reader *raw, jv *doc,
 			int *code, struct pc_err *e)
 {
-	const struct options *o = ((struct evaluation_pass *)ctx)->o;
+	const struct evaluation_pass *pass = ctx;
+	const struct options *o = pass->o;
 	struct facts f;
 
 	if (facts_read(replay, raw->text, raw->text_len, o->policy, &f, e) < 0)
 		return -1;
-	jv kase = case_build(replay, &f, o->policy, ((struct evaluation_pass *)ctx)->red);
+	jv kase = case_build(replay, &f, o->policy, pass->red);
 	facts_free(&f);
+	if (jv_get_kind(pass->current) == JV_KIND_OBJECT) {
+		jv task = json_get(replay, "task"), stale = freshness_of(task, pass->current);
+		jv at = JV_ARRAY(jv_string("attributes"), jv_string(CASE_STALE));
+		if (jv_get_kind(stale) == JV_KIND_OBJECT)
+			kase = jv_setpath(kase, at, stale);
+		else
+			jv_free(at), jv_free(stale);
+		jv_free(task);
+	}
 	verdict_judge(kase, code);
 	*doc = case_document(kase, o->prefix);
 	return 0;
@@ -180,7 +214,8 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	struct redactor red;
-	struct evaluation_pass ctx = { .o = &o };
+	struct evaluation_pass ctx = { .o = &o, .current = jv_null() };
+	struct pc_err e;
 	int rc = parse_args(argc, argv, &o);
 	const struct stage_pass pass = {
 		.prog = "pc-evaluate",
@@ -203,9 +238,16 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	ctx.red = &red;
+	if (o.catalog && freshness_load(o.catalog, o.root ? o.root : ".", &ctx.current, &e) != 0) {
+		rc = stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg);
+		jv_free(ctx.current);
+		redactor_free(&red);
+		return rc;
+	}
 	aggregate_init(&ctx.batches, o.prefix, o.output, &red);
 	rc = stage_run_pass(&pass, o.output, &red);
 	aggregate_free(&ctx.batches);
+	jv_free(ctx.current);
 	redactor_free(&red);
 	return rc;
 }

@@ -21,6 +21,10 @@
  * evidence of one that does not hold (filters/evaluate/diagnosis.h), which
  * pc-report shows and never recomputes. */
 #define CASE_DIAGNOSIS "diagnosis"
+/* pc-e2e's own case attribute when rescoring against a catalog whose
+ * manifest of the workload changed or is gone (filters/evaluate/freshness.h):
+ * {"changed": [fields]} or {"removed": true}. */
+#define CASE_STALE "stale"
 
 extern const struct shape doc_manifest; /* manifest, defaults filled */
 extern const struct shape doc_selection;

@@ -105,8 +105,9 @@ int stage_emit(const struct redactor *r, jv v, struct pc_err *e)
 static int severity(int code)
 {
 	switch (code) {
-	case EXIT_INVALID: return 3;
-	case EXIT_FAILED: return 2;
+	case EXIT_INVALID: return 4;
+	case EXIT_FAILED: return 3;
+	case EXIT_STALE: return 2;
 	case EXIT_INCONCLUSIVE: return 1;
 	default: return 0;
 	}

@@ -20,6 +20,9 @@ enum {
 	EXIT_INVALID = 1,
 	EXIT_FAILED = 2,
 	EXIT_INCONCLUSIVE = 3,
+	/* nothing failed or was invalid, but a result is stale (freshness.h):
+	 * worse than inconclusive, better than failed */
+	EXIT_STALE = 4,
 	EXIT_USAGE = 64,
 };
 

@@ -1,5 +1,6 @@
 #include "verdict.h"
 
+#include "docs.h"
 #include "json.h"
 #include "stage.h"
 
@@ -34,7 +35,17 @@ static int was_skipped(jv kase)
 	return jv_equal(outcome, jv_string("skipped"));
 }
 
-enum verdict verdict_judge(jv kase, int *exit_code)
+/* pc-evaluate --catalog marked it: its manifest changed since it ran. */
+static int is_stale(jv kase)
+{
+	jv stale = json_at(kase, "attributes." CASE_STALE);
+	int marked = jv_get_kind(stale) == JV_KIND_OBJECT;
+
+	jv_free(stale);
+	return marked;
+}
+
+static enum verdict judge_run(jv kase, int *exit_code)
 {
 	jv assertions = json_get(kase, "assertions");
 	int accepted = all_true(assertions);
@@ -56,6 +67,16 @@ enum verdict verdict_judge(jv kase, int *exit_code)
 	return uncollected ? VERDICT_INCONCLUSIVE : VERDICT_FAILED;
 }
 
+enum verdict verdict_judge(jv kase, int *exit_code)
+{
+	enum verdict v = judge_run(kase, exit_code);
+
+	if (v == VERDICT_FAILED || !is_stale(kase))
+		return v;
+	*exit_code = EXIT_STALE;
+	return VERDICT_STALE;
+}
+
 const char *verdict_name(enum verdict v)
 {
 	switch (v) {
@@ -63,6 +84,7 @@ const char *verdict_name(enum verdict v)
 	case VERDICT_FAILED: return "failed";
 	case VERDICT_INCONCLUSIVE: return "inconclusive";
 	case VERDICT_SKIPPED: return "skipped";
+	case VERDICT_STALE: return "stale";
 	}
 	return "unknown";
 }

@@ -13,12 +13,13 @@ enum verdict {
 	VERDICT_ACCEPTED,
 	VERDICT_FAILED,
 	VERDICT_INCONCLUSIVE,
-	VERDICT_SKIPPED
+	VERDICT_SKIPPED,
+	VERDICT_STALE
 };
 
 /* How many verdicts there are, for tables indexed by verdict. */
 enum {
-	VERDICTS = VERDICT_SKIPPED + 1
+	VERDICTS = VERDICT_STALE + 1
 };
 
 /* The verdict of kase (borrowed), a case of a powercontext.e2e-evaluation/v1
@@ -28,10 +29,13 @@ enum {
  *                 skip) or collection/execution did not complete (3)
  *   accepted      every assertion is true (0)
  *   inconclusive  collection_completed or execution_completed is false (3)
- *   failed        any other assertion is false (2) */
+ *   failed        any other assertion is false (2)
+ *   stale         pc-evaluate --catalog found its manifest changed or gone
+ *                 (the case's "stale" attribute) and it did not fail (4):
+ *                 never counted as passed */
 enum verdict verdict_judge(jv kase, int *exit_code);
 
-/* "accepted", "failed", "inconclusive" or "skipped". */
+/* "accepted", "failed", "inconclusive", "skipped" or "stale". */
 const char *verdict_name(enum verdict v);
 
 /* The exit code of an OFF/ON comparison's powercontext.e2e-paired-report/v4

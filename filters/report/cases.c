@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "docs.h"
 #include "json.h"
 #include "report.h"
 
@@ -112,8 +113,39 @@ void report_add_value(struct sbuf *b, jv v)
 	}
 }
 
-/* Only the fail-fast policy skips workloads, so skips are named only when
- * there are some: every other run's summary reads as it always has. */
+void stale_add_reason(struct sbuf *b, const struct report_case *c)
+{
+	jv stale = json_at(c->kase, "attributes." CASE_STALE);
+	jv changed = json_get(stale, "changed");
+
+	if (json_has_true(stale, "removed"))
+		sbuf_add(b, "stale: the catalog no longer has it");
+	else if (jv_get_kind(changed) == JV_KIND_ARRAY) {
+		sbuf_add(b, "stale: the catalog changed ");
+		jv_array_foreach(changed, i, field) {
+			sbuf_addf(b, "%s%s", i ? ", " : "", jv_string_value(field));
+			jv_free(field);
+		}
+		sbuf_add(b, " since it ran");
+	}
+	jv_free(changed);
+	jv_free(stale);
+}
+
+void stale_add_line(struct sbuf *b, const struct report_case *c, const char *prefix)
+{
+	struct sbuf why = { 0 };
+
+	stale_add_reason(&why, c);
+	char *text = sbuf_take(&why);
+	if (*text)
+		sbuf_addf(b, "%s%s\n", prefix, text);
+	free(text);
+}
+
+/* Only the fail-fast policy skips workloads and only a rescore against a
+ * catalog finds stale ones, so both are named only when there are some:
+ * every other run's summary reads as it always has. */
 void report_add_counts(struct sbuf *b, const struct cases *cs)
 {
 	sbuf_addf(b, "%d workload%s: %d accepted, %d failed, %d inconclusive",
@@ -121,6 +153,8 @@ void report_add_counts(struct sbuf *b, const struct cases *cs)
 		  cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
 	if (cs->count[VERDICT_SKIPPED])
 		sbuf_addf(b, ", %d skipped", cs->count[VERDICT_SKIPPED]);
+	if (cs->count[VERDICT_STALE])
+		sbuf_addf(b, ", %d stale", cs->count[VERDICT_STALE]);
 }
 
 void report_add_escaped(struct sbuf *b, const char *s)

@@ -79,6 +79,20 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 	sbuf_addf(b, "</%s>\n", tag);
 }
 
+/* A stale result is neither a pass nor a failure: skipped, saying what of
+ * its manifest changed since it ran. */
+static void junit_stale(struct sbuf *b, const struct report_case *c)
+{
+	struct sbuf why = { 0 };
+
+	stale_add_reason(&why, c);
+	char *text = sbuf_take(&why);
+	sbuf_add(b, "      <skipped message=\"");
+	report_add_escaped(b, text);
+	sbuf_add(b, "\"/>\n");
+	free(text);
+}
+
 static void junit_testcase(struct sbuf *b, const struct report_case *c)
 {
 	sbuf_add(b, "    <testcase classname=\"");
@@ -103,6 +117,8 @@ static void junit_testcase(struct sbuf *b, const struct report_case *c)
 	}
 	if (c->verdict == VERDICT_SKIPPED)
 		junit_skipped(b, c);
+	else if (c->verdict == VERDICT_STALE)
+		junit_stale(b, c);
 	else if (c->verdict != VERDICT_ACCEPTED)
 		junit_failure(b, c);
 	sbuf_add(b, "    </testcase>\n");

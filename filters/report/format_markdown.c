@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnosis.h"
 #include "docs.h"
 #include "format_markdown.h"
 #include "formats.h"
@@ -80,6 +81,29 @@ static const char *collection_status(const struct report_case *c)
 	return completed ? "completed" : "failed";
 }
 
+/* Each false assertion's EXPECTED → ACTUAL and evidence, when the case
+ * has its diagnosis. */
+static void add_why(struct sbuf *b, const struct report_case *c, const char *h)
+{
+	jv failing = report_false_assertions(c);
+	struct sbuf lines = { 0 };
+
+	jv_array_foreach(failing, i, a) {
+		jv d = diagnosis_of(c, json_str(a, "name"));
+		if (jv_get_kind(d) == JV_KIND_OBJECT) {
+			sbuf_addf(&lines, "%s\n", json_str(a, "name"));
+			diagnosis_add_lines(&lines, d, "  ");
+		}
+		jv_free(d);
+		jv_free(a);
+	}
+	jv_free(failing);
+	char *text = sbuf_take(&lines);
+	if (*text)
+		sbuf_addf(b, "\n%s# Why\n\n```text\n%s```\n", h, text);
+	free(text);
+}
+
 /* One workload; depth 1 for a standalone file, 2 when nested under the
  * summary. */
 static void markdown_case(struct sbuf *b, const struct report_case *c, int depth)
@@ -95,12 +119,15 @@ static void markdown_case(struct sbuf *b, const struct report_case *c, int depth
 	sbuf_addf(b, "- Execution adapter: `%s`\n", report_attribute(c, "execution_adapter"));
 	sbuf_addf(b, "- Harbor dataset: `%s`\n", report_attribute(c, "dataset"));
 	sbuf_addf(b, "- Collection status: `%s`\n", collection_status(c));
-	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n\n",
+	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n",
 		  report_label(c, "task_outcome"));
+	stale_add_line(b, c, "- Freshness: ");
+	sbuf_add(b, "\n");
 	sbuf_addf(b, "%s# Harbor reward\n\n%s\n", h, rewards);
 	sbuf_addf(b, "%s# Memory evaluation\n\n```text\n", h);
 	evaluation_lines(b, c);
 	sbuf_add(b, "```\n");
+	add_why(b, c, h);
 	free(rewards);
 }
 

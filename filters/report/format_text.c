@@ -3,6 +3,8 @@
  * the counts; -v adds every assertion with its actual values, -vv the
  * identities behind each result.  For a terminal, so in colour on one
  * unless NO_COLOR says otherwise. */
+#include <stdlib.h>
+
 #include "diagnosis.h"
 #include "formats.h"
 #include "json.h"
@@ -74,6 +76,7 @@ static void text_case(void *ctx, const struct report_case *c)
 		trend_add_letters(b, c->trend);
 		sbuf_addf(b, " (%s)%s\n", trend_change(c->trend), t->st->off);
 	}
+	stale_add_line(b, c, "    ");
 	if (t->verbose > 1)
 		diagnosis_add_identity(b, c, "    ");
 	jv_object_foreach(assertions, name, a) {
@@ -98,10 +101,11 @@ static void text_case(void *ctx, const struct report_case *c)
 /* Escapes only on a terminal: a file or a pipe gets plain text. */
 static const struct style *text_style(const struct report_settings *s)
 {
-	static const struct style color = { { "\033[32m", "\033[31m", "\033[33m", "\033[36m" },
+	static const struct style color = { { "\033[32m", "\033[31m", "\033[33m", "\033[36m",
+					      "\033[35m" },
 					    "\033[0m",
 					    "\033[2m" };
-	static const struct style plain = { { "", "", "", "" }, "", "" };
+	static const struct style plain = { { "", "", "", "", "" }, "", "" };
 
 	return s->color && s->terminal ? &color : &plain;
 }

@@ -41,7 +41,7 @@ static const char style_color[] =
 	".inconclusive{color:#9a6700}\n.skipped{color:#0969da}\n"
 	"td.pass{background:#dafbe1}\ntd.fail{background:#ffebe9}\n";
 
-static const char *const verdict_symbol[VERDICTS] = { "✓", "✗", "?", "–" };
+static const char *const verdict_symbol[VERDICTS] = { "✓", "✗", "?", "–", "↻" };
 
 struct html_pass {
 	struct report_out *o;

@@ -49,9 +49,9 @@ static char *usage_text(void)
 	report_formats_add_help(&b, "  --format F    ");
 	sbuf_add(&b, "  --output DIR  also write DIR/<workload id>/report.md per workload\n"
 		     "  -v, --verbose text: show every assertion with its actual values, and\n"
-		     "                every score, label and metric; -vv also the identities\n"
-		     "                behind each result (run, task, agent, PowerContext,\n"
-		     "                evidence)\n"
+		     "                every score, label and metric; given twice, also the\n"
+		     "                identities behind each result (run, task, agent,\n"
+		     "                PowerContext, evidence)\n"
 		     "  --ledger URL  also record every case in the ledger: sqlite:PATH or\n"
 		     "                mysql://user[:password]@host[:port]/database (the password\n"
 		     "                may come from $PC_E2E_LEDGER_PASSWORD instead)\n"

@@ -62,6 +62,13 @@ const char *report_label(const struct report_case *c, const char *name);
 /* [{name, reason}] of c's false assertions, in order. */
 jv report_false_assertions(const struct report_case *c);
 
+/* "stale: the catalog changed evaluation.probes, dataset.checksum since
+ * it ran" or "stale: the catalog no longer has it", from c's stale
+ * attribute (nothing when it has none). */
+void stale_add_reason(struct sbuf *b, const struct report_case *c);
+/* That reason as a line after prefix, when c is stale. */
+void stale_add_line(struct sbuf *b, const struct report_case *c, const char *prefix);
+
 /* Python's str() of an evaluation value (True, 1.0, None, the string). */
 void report_add_value(struct sbuf *b, jv v);
 
