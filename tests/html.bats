@@ -369,3 +369,26 @@ colour_values() {
 	render "$T/paired-plain.html" "$T/paired-plain.png"
 	[[ $(field .chromatic) -eq 0 ]] || fail "colour under NO_COLOR: $R"
 }
+
+@test "a failed workload explains itself: EXPECTED → ACTUAL with the context excerpt under its reason, clean in Chromium" {
+	jq -c '.task.evaluation.probes[0].expected_context += ["00:15 <UTC> & co"]' \
+		"$FIXTURES/replays/real/scripted-release-window.json" >"$T/replay.json"
+	run --separate-stderr pc-evaluate <"$T/replay.json"
+	assert_status 2
+	save_stdout "$T/eval.jsonl"
+	page "$T/eval.jsonl"
+	assert_status 2
+	local why
+	why=$(sed -n '/<pre class="why">/,/<\/pre>/p' "$T/page.html")
+	[[ $why == *'EXPECTED coverage 1'* && $why == *'ACTUAL   coverage 0.5, supported 1, positive 2'* ]] ||
+		fail "no EXPECTED → ACTUAL block: $why"
+	[[ $why == *'probe release-window · missing 1 of 2 fragments'* ]] || fail "$why"
+	# the fragment's markup is text, escaped
+	[[ $why == *'EXPECTED [&quot;00:15 &lt;UTC&gt; &amp; co&quot;]'* ]] || fail "$why"
+	[[ $why =~ ACTUAL\ \ \ prepared\ context\ \(ready,\ [0-9]+\ bytes\):\ \&quot\;….*22:00\ and\ 23:30\ UTC ]] ||
+		fail "no context excerpt: $why"
+	mkdir -p "$OUT"
+	render "$T/page.html" "$OUT/why.png"
+	assert_clean
+	[[ $(field .non_white) -gt 20000 ]] || fail "blank? $R"
+}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnosis.h"
 #include "formats.h"
 #include "html.h"
 #include "json.h"
@@ -33,12 +34,14 @@ static const char style_base[] =
 	"svg .axis{stroke:black}\nsvg .grid{stroke:gray;stroke-dasharray:3 3}\n"
 	"svg .line{fill:none;stroke:gray}\n"
 	".pt{stroke:currentColor;fill:currentColor;stroke-width:2}\n"
-	".pt.inconclusive,.pt.skipped{fill:white}\n";
+	".pt.inconclusive,.pt.skipped,.pt.stale{fill:white}\n"
+	"pre.why{white-space:pre-wrap;border-left:3px solid gray;padding-left:.5em;"
+	"margin:.3em 0 .8em}\n";
 
 /* What colour adds: the verdicts and the cells. */
 static const char style_color[] =
 	".accepted{color:#1a7f37}\n.failed{color:#cf222e}\n"
-	".inconclusive{color:#9a6700}\n.skipped{color:#0969da}\n"
+	".inconclusive{color:#9a6700}\n.skipped{color:#0969da}\n.stale{color:#8250df}\n"
 	"td.pass{background:#dafbe1}\ntd.fail{background:#ffebe9}\n";
 
 static const char *const verdict_symbol[VERDICTS] = { "✓", "✗", "?", "–", "↻" };
@@ -165,7 +168,26 @@ static void matrix_row(void *ctx, const struct report_case *c)
 	report_flush(h->o);
 }
 
-/* The reasons the matrix links to, one per false assertion. */
+/* A false assertion's EXPECTED → ACTUAL and evidence, as the text report
+ * writes them, when the case has its diagnosis. */
+static void section_why(struct sbuf *b, const struct report_case *c, const char *name)
+{
+	jv d = diagnosis_of(c, name);
+
+	if (jv_get_kind(d) == JV_KIND_OBJECT) {
+		struct sbuf lines = { 0 };
+		diagnosis_add_lines(&lines, d, "");
+		char *text = sbuf_take(&lines);
+		sbuf_add(b, "<pre class=\"why\">");
+		add_text(b, text);
+		sbuf_add(b, "</pre>");
+		free(text);
+	}
+	jv_free(d);
+}
+
+/* The reasons the matrix links to, one per false assertion, each with its
+ * diagnosis. */
 static void section_reasons(struct sbuf *b, const struct report_case *c, const struct html_pass *h)
 {
 	jv failing = report_false_assertions(c);
@@ -178,6 +200,7 @@ static void section_reasons(struct sbuf *b, const struct report_case *c, const s
 		add_text(b, name);
 		sbuf_add(b, "</code>: ");
 		add_text(b, reason && *reason ? reason : "no reason given");
+		section_why(b, c, name);
 		sbuf_add(b, "</li>\n");
 		jv_free(a);
 	}
