@@ -109,6 +109,8 @@ assert_shown() {
 	report "$E/accepted.jsonl" -- --format text
 	assert_status 0
 	assert_output "accepted     project-database-decision
+assertions: 11 of 11 passing
+  project-database-decision      ###########     11 of 11
 1 workload: 1 accepted, 0 failed, 0 inconclusive"
 	[[ -z "$stderr" ]]
 }
@@ -120,6 +122,8 @@ assert_shown() {
     FAIL scope_started_empty: Scope started with 1 Memory entries.
         EXPECTED entries_before 0
         ACTUAL   entries_before 1
+assertions: 10 of 11 passing
+  wl-failed                      #########.#     10 of 11
 1 workload: 0 accepted, 1 failed, 0 inconclusive"
 }
 
@@ -133,6 +137,8 @@ assert_shown() {
         rewards {"reward":1}, exception_type none, exception_message none
         errors: "server down"
         errors: "timeout <5s> & \"x\""
+assertions: 10 of 11 passing
+  wl-incon                       .##########     10 of 11
 1 workload: 0 accepted, 0 failed, 1 inconclusive'
 }
 
@@ -173,6 +179,10 @@ inconclusive wl-incon
         rewards {"reward":1}, exception_type none, exception_message none
         errors: "server down"
         errors: "timeout <5s> & \"x\""
+assertions: 31 of 33 passing
+  project-database-decision      ###########     11 of 11
+  wl-failed                      #########.#     10 of 11
+  wl-incon                       .##########     10 of 11
 3 workloads: 1 accepted, 1 failed, 1 inconclusive'
 }
 
@@ -421,6 +431,9 @@ wl-skip-unexpected failed
 	assert_output "skipped      wl-skipped
     FAIL execution_completed: Skipped after an earlier task stopped the shared Harbor trial.
 skipped      wl-skip-expected
+assertions: 1 of 2 passing
+  wl-skipped                     .               0 of 1
+  wl-skip-expected               #               1 of 1
 2 workloads: 0 accepted, 0 failed, 0 inconclusive, 2 skipped"
 }
 
@@ -514,6 +527,8 @@ skipped      wl-skip-expected
 	report "$T/edited.jsonl" -- --format text
 	assert_status 0
 	assert_output "accepted     wl-failed
+assertions: 11 of 11 passing
+  wl-failed                      ###########     11 of 11
 1 workload: 1 accepted, 0 failed, 0 inconclusive"
 }
 

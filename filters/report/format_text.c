@@ -120,6 +120,46 @@ static void live_text(struct report_out *o, const struct report_case *c,
 	text_case(&t, c);
 }
 
+/* The summary's bars: a character per assertion of each workload, '#'
+ * holding and '.' not, which read the same without colour. */
+struct bars {
+	struct sbuf lines;
+	int passing, evaluated;
+};
+
+static void bar_case(void *ctx, const struct report_case *c)
+{
+	struct bars *b = ctx;
+	jv assertions = report_section(c, "assertions");
+	int pass = 0, n = 0;
+
+	sbuf_addf(&b->lines, "  %-30s ", report_case_name(c));
+	jv_object_foreach(assertions, name, a) {
+		int holds = json_has_true(a, "value");
+		sbuf_add(&b->lines, holds ? "#" : ".");
+		pass += holds;
+		n++;
+		jv_free(name);
+		jv_free(a);
+	}
+	/* the most assertions a case has (a Memory workload's 14): counts align */
+	sbuf_addf(&b->lines, "%*s  %d of %d\n", n < 14 ? 14 - n : 0, "", pass, n);
+	b->passing += pass;
+	b->evaluated += n;
+	jv_free(assertions);
+}
+
+static void add_bars(struct report_out *o, struct cases *cs, const struct style *st)
+{
+	struct bars b = { { 0 }, 0, 0 };
+
+	report_each_case(cs, bar_case, &b);
+	char *lines = sbuf_take(&b.lines);
+	sbuf_addf(&o->b, "%sassertions: %d of %d passing\n%s%s", st->dim, b.passing, b.evaluated,
+		  lines, st->off);
+	free(lines);
+}
+
 static void render_text(struct report_out *o, struct cases *cs, const struct report_settings *s)
 {
 	const struct style *st = text_style(s);
@@ -127,6 +167,7 @@ static void render_text(struct report_out *o, struct cases *cs, const struct rep
 
 	if (!s->live)
 		report_each_case(cs, text_case, &t);
+	add_bars(o, cs, st);
 	sbuf_add(&o->b, st->dim);
 	report_add_counts(&o->b, cs);
 	sbuf_addf(&o->b, "%s\n", st->off);
