@@ -459,7 +459,7 @@ static int normalize_one(void *ctx, jv record, const struct json_reader *raw, jv
 static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *observation,
 		       int *code, struct pc_err *e)
 {
-	jv trial_dir = json_at(record, "trial_dir"), result = jv_object();
+	jv trial_dir = json_at(record, "trial_dir"), result = jv_null();
 	const char *trial =
 		jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
 	struct pc_err ignored;
@@ -475,11 +475,13 @@ static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *
 	}
 	if (trial) {
 		char *path = io_join(trial, HARBOR_RESULT_FILE);
-		if (json_read_file(path, &result, &ignored) != 0 ||
-		    jv_get_kind(result) != JV_KIND_OBJECT)
-			jv_free(result), result = jv_object();
+		if (json_read_file(path, &result, &ignored) != 0)
+			result = jv_null();
 		free(path);
 	}
+	/* a trial that wrote no result is judged on nothing of Harbor's */
+	if (jv_get_kind(result) != JV_KIND_OBJECT)
+		jv_free(result), result = jv_object();
 	jv harbor = harbor_observation(record, trial ? trial : "/nonexistent");
 	*observation = observe_arm(record, harbor, result);
 	jv_free(result);
