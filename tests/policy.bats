@@ -229,14 +229,14 @@ pinned() {
 	assert_output '["database-decision",false,true]'
 }
 
-@test "paired workloads are refused before anything runs" {
+@test "paired workloads are refused before anything runs, without --paired" {
 	run --separate-stderr pc-select --manifests "$FIXTURES_MANIFESTS" --root "$REPO" --category paired
 	assert_exit 0
 	save_stdout "$T/paired.jsonl"
 	exec_run_bub "$T/paired.jsonl"
 	assert_exit 1
 	assert_stdout_empty
-	assert_stderr_contains "paired-continuation" "OFF/ON" "paired run"
+	assert_stderr_contains "paired-continuation" "OFF/ON" "under --paired"
 	[[ ! -e $OUT ]] || fail "pc-run-bub created $OUT: $(find "$OUT")"
 }
 
