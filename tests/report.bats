@@ -695,3 +695,12 @@ assertions: 11 of 11 passing
 	[[ $(tail -n 1 "$T/out.txt") == "2 workloads: 1 accepted, 1 failed, 0 inconclusive" ]] ||
 		fail "$(cat "$T/out.txt")"
 }
+
+@test "text: more workloads than bars fit get the assertions' totals alone" {
+	for i in $(seq 41); do jq -c ".cases[0].name = \"wl-$i\"" "$E/accepted.jsonl"; done >"$T/many.jsonl"
+	report "$T/many.jsonl" -- --format text
+	assert_status 0
+	assert_line --index 41 "assertions: 451 of 451 passing"
+	assert_line --index 42 "41 workloads: 41 accepted, 0 failed, 0 inconclusive"
+	[[ ${#lines[@]} -eq 43 ]] || fail "${#lines[@]} lines"
+}

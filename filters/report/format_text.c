@@ -121,11 +121,28 @@ static void live_text(struct report_out *o, const struct report_case *c,
 }
 
 /* The summary's bars: a character per assertion of each workload, '#'
- * holding and '.' not, which read the same without colour. */
+ * holding and '.' not, which read the same without colour.  A run of many
+ * workloads gets the totals alone: its bars would be a second list. */
+#define BARS_MAX 40
+
 struct bars {
-	struct sbuf lines;
+	struct report_out *o;
 	int passing, evaluated;
 };
+
+static void count_case(void *ctx, const struct report_case *c)
+{
+	struct bars *b = ctx;
+	jv assertions = report_section(c, "assertions");
+
+	jv_object_foreach(assertions, name, a) {
+		b->passing += json_has_true(a, "value");
+		b->evaluated++;
+		jv_free(name);
+		jv_free(a);
+	}
+	jv_free(assertions);
+}
 
 static void bar_case(void *ctx, const struct report_case *c)
 {
@@ -133,31 +150,30 @@ static void bar_case(void *ctx, const struct report_case *c)
 	jv assertions = report_section(c, "assertions");
 	int pass = 0, n = 0;
 
-	sbuf_addf(&b->lines, "  %-30s ", report_case_name(c));
+	sbuf_addf(&b->o->b, "  %-30s ", report_case_name(c));
 	jv_object_foreach(assertions, name, a) {
 		int holds = json_has_true(a, "value");
-		sbuf_add(&b->lines, holds ? "#" : ".");
+		sbuf_add(&b->o->b, holds ? "#" : ".");
 		pass += holds;
 		n++;
 		jv_free(name);
 		jv_free(a);
 	}
 	/* the most assertions a case has (a Memory workload's 14): counts align */
-	sbuf_addf(&b->lines, "%*s  %d of %d\n", n < 14 ? 14 - n : 0, "", pass, n);
-	b->passing += pass;
-	b->evaluated += n;
+	sbuf_addf(&b->o->b, "%*s  %d of %d\n", n < 14 ? 14 - n : 0, "", pass, n);
 	jv_free(assertions);
+	report_flush(b->o);
 }
 
 static void add_bars(struct report_out *o, struct cases *cs, const struct style *st)
 {
-	struct bars b = { { 0 }, 0, 0 };
+	struct bars b = { o, 0, 0 };
 
-	report_each_case(cs, bar_case, &b);
-	char *lines = sbuf_take(&b.lines);
-	sbuf_addf(&o->b, "%sassertions: %d of %d passing\n%s%s", st->dim, b.passing, b.evaluated,
-		  lines, st->off);
-	free(lines);
+	report_each_case(cs, count_case, &b);
+	sbuf_addf(&o->b, "%sassertions: %d of %d passing\n", st->dim, b.passing, b.evaluated);
+	if (cs->n <= BARS_MAX)
+		report_each_case(cs, bar_case, &b);
+	sbuf_add(&o->b, st->off);
 }
 
 static void render_text(struct report_out *o, struct cases *cs, const struct report_settings *s)
