@@ -6,6 +6,7 @@
 
 #include "diagnosis.h"
 #include "json.h"
+#include "memory.h"
 #include "probe.h"
 #include "text.h"
 
@@ -229,26 +230,13 @@ jv diagnose_instructions(const struct diagnosis_input *in)
 				   jv_string("entries"), number(n->instruction_entries)));
 }
 
-static int str_is(jv obj, const char *key, const char *want)
-{
-	const char *s = json_str(obj, key);
-
-	return s && !strcmp(s, want);
-}
-
-static int is_eligible(jv rec)
-{
-	return str_is(rec, "event", "user_prompt") || str_is(rec, "event", "llm_result") ||
-	       str_is(rec, "event", "tool_result");
-}
-
 jv diagnose_capture_coverage(const struct diagnosis_input *in)
 {
 	const struct capture_facts *c = &in->f->captures;
 	jv records = json_at(in->replay, "capture_records"), missed = jv_array();
 
 	jv_array_foreach(records, i, rec) {
-		if (is_eligible(rec) && !str_is(rec, "status", "captured"))
+		if (memory_record_eligible(rec) && !json_str_is(rec, "status", "captured"))
 			missed = jv_array_append(
 				missed, JV_OBJECT(jv_string("event"), json_get(rec, "event"),
 						  jv_string("sequence"), json_get(rec, "sequence"),
@@ -280,29 +268,11 @@ jv diagnose_memory_created(const struct diagnosis_input *in)
 	return diagnosis(expected, actual);
 }
 
-/* The set of captured source ids of the replay (owned). */
-static jv captured_sources(jv replay)
-{
-	jv records = json_at(replay, "capture_records"), ids = jv_object();
-
-	jv_array_foreach(records, i, rec) {
-		const char *sid = json_str(rec, "source_id");
-		if (is_eligible(rec) && str_is(rec, "status", "captured") && sid)
-			ids = jv_object_set(ids, jv_string(sid), jv_true());
-		jv_free(rec);
-	}
-	jv_free(records);
-	return ids;
-}
-
-/* An entry's cited sources (atomic: sources, legacy: source_refs), and
- * those of them no captured record has. */
+/* An entry's cited Sources, and those of them no captured record has. */
 static jv entry_citations(jv entry, jv captured)
 {
-	jv refs = json_get(entry, "sources"), cited = jv_array(), uncaptured = jv_array();
+	jv refs = memory_entry_sources(entry), cited = jv_array(), uncaptured = jv_array();
 
-	if (jv_get_kind(refs) != JV_KIND_ARRAY)
-		jv_free(refs), refs = json_get(entry, "source_refs");
 	jv_array_foreach(refs, i, ref) {
 		jv id = json_get(ref, "source_id");
 		if (jv_get_kind(id) == JV_KIND_STRING &&
@@ -318,23 +288,22 @@ static jv entry_citations(jv entry, jv captured)
 jv diagnose_memory_grounded(const struct diagnosis_input *in)
 {
 	const struct memory_facts *m = &in->f->memory;
-	jv after = json_at(in->replay, "memory_after.entries");
-	jv captured = captured_sources(in->replay), ungrounded = jv_array();
+	struct capture_facts counted = { 0 };
+	jv created = memory_created_entries(in->replay), captured, ungrounded = jv_array();
 
-	jv_array_foreach(after, i, entry) {
-		jv c = entry_citations(entry, captured);
-		int grounded = jv_array_length(json_get(c, "cites")) > 0 &&
-			       jv_array_length(json_get(c, "not_captured")) == 0;
-		if (!grounded) {
+	/* the entries the groundedness counted: created ones, by its rule */
+	memory_count_captures(in->replay, &counted, &captured);
+	jv_array_foreach(created, i, entry) {
+		if (!memory_entry_grounded(entry, captured)) {
 			jv text = json_get(entry, "text");
-			c = jv_object_set(c, jv_string("text"), clipped(in->red, text));
+			jv c = jv_object_set(entry_citations(entry, captured), jv_string("text"),
+					     clipped(in->red, text));
 			ungrounded = jv_array_append(ungrounded, c);
 			jv_free(text);
-		} else
-			jv_free(c);
+		}
 		jv_free(entry);
 	}
-	jv_free(after);
+	jv_free(created);
 	jv_free(captured);
 	jv actual = JV_OBJECT(jv_string("groundedness"), number(m->groundedness),
 			      jv_string("grounded"), number(m->grounded),
@@ -346,31 +315,13 @@ jv diagnose_memory_grounded(const struct diagnosis_input *in)
 			     set_capped(jv_object(), "ungrounded", ungrounded));
 }
 
-/* The observed probe with this id, the last one winning (owned; invalid
- * when none). */
-static jv observed_probe(jv replay, jv id)
-{
-	jv observed = json_at(replay, "probes"), found = jv_invalid();
-
-	jv_array_foreach(observed, i, probe) {
-		jv pid = json_get(probe, "id");
-		if (jv_equal(pid, jv_copy(id))) {
-			jv_free(found);
-			found = probe;
-		} else
-			jv_free(probe);
-	}
-	jv_free(observed);
-	return found;
-}
-
 /* One probe as its evidence: its query, the context's status and size,
  * which of the fragments (borrowed) it holds and which not, and an
  * excerpt around the first found (or its start). */
 static jv probe_evidence(const struct diagnosis_input *in, jv spec, jv fragments, const char *key)
 {
-	jv id = json_get(spec, "id");
-	jv probe = observed_probe(in->replay, id);
+	jv id = json_get(spec, "id"), observed = json_at(in->replay, "probes");
+	jv probe = memory_find_probe(observed, id);
 	jv content = json_at(probe, "prepared_context.content");
 	jv found = jv_array(), missing = jv_array();
 
@@ -397,6 +348,7 @@ static jv probe_evidence(const struct diagnosis_input *in, jv spec, jv fragments
 	jv_free(query);
 	jv_free(content);
 	jv_free(probe);
+	jv_free(observed);
 	return out;
 }
 
@@ -429,7 +381,7 @@ static jv probes_evidence(const struct diagnosis_input *in, const char *spec_key
  * says which). */
 static int unsupported(jv e)
 {
-	return jv_array_length(json_get(e, "missing")) > 0 || !str_is(e, "status", "ready");
+	return jv_array_length(json_get(e, "missing")) > 0 || !json_str_is(e, "status", "ready");
 }
 
 static int matched_forbidden(jv e)
@@ -459,7 +411,7 @@ jv diagnose_recalled_during_run(const struct diagnosis_input *in)
 	jv records = json_at(in->replay, "capture_records"), contexts = jv_array();
 
 	jv_array_foreach(records, i, rec) {
-		if (str_is(rec, "event", "context")) {
+		if (json_str_is(rec, "event", "context")) {
 			jv context = JV_OBJECT(jv_string("status"), json_get(rec, "status"),
 					       jv_string("bytes"), json_get(rec, "content_bytes"));
 			contexts = jv_array_append(contexts, context);

@@ -7,17 +7,10 @@
 #include "probe.h"
 #include "text.h"
 
-static int str_is(jv obj, const char *key, const char *want)
+int memory_record_eligible(jv rec)
 {
-	const char *s = json_str(obj, key);
-
-	return s && !strcmp(s, want);
-}
-
-static int is_eligible(jv rec)
-{
-	return str_is(rec, "event", "user_prompt") || str_is(rec, "event", "llm_result") ||
-	       str_is(rec, "event", "tool_result");
+	return json_str_is(rec, "event", "user_prompt") ||
+	       json_str_is(rec, "event", "llm_result") || json_str_is(rec, "event", "tool_result");
 }
 
 static int nonnull_num(jv rec, const char *key, double *x)
@@ -31,18 +24,16 @@ static int nonnull_num(jv rec, const char *key, double *x)
 	return ok;
 }
 
-/* *captured_ids (owned) receives the set of captured source ids, which
- * decide whether new Memory is grounded. */
-static void count_captures(jv replay, struct capture_facts *c, jv *captured_ids)
+void memory_count_captures(jv replay, struct capture_facts *c, jv *captured_ids)
 {
 	jv records = json_at(replay, "capture_records");
 
 	*captured_ids = jv_object();
 	jv_array_foreach(records, i, rec) {
 		double cur, target, bytes;
-		if (is_eligible(rec)) {
+		if (memory_record_eligible(rec)) {
 			c->eligible++;
-			if (str_is(rec, "status", "captured")) {
+			if (json_str_is(rec, "status", "captured")) {
 				c->captured++;
 				const char *sid = json_str(rec, "source_id");
 				if (sid)
@@ -50,10 +41,11 @@ static void count_captures(jv replay, struct capture_facts *c, jv *captured_ids)
 								      jv_true());
 			}
 		}
-		if (str_is(rec, "event", "context") && str_is(rec, "status", "ready") &&
+		if (json_str_is(rec, "event", "context") && json_str_is(rec, "status", "ready") &&
 		    nonnull_num(rec, "content_bytes", &bytes) && bytes > 0)
 			c->in_run_contexts++;
-		if (str_is(rec, "event", "checkpoint") && !str_is(rec, "status", "failed") &&
+		if (json_str_is(rec, "event", "checkpoint") &&
+		    !json_str_is(rec, "status", "failed") &&
 		    nonnull_num(rec, "current_cursor", &cur) &&
 		    nonnull_num(rec, "target_position", &target) && cur >= target)
 			c->completed_checkpoints++;
@@ -87,11 +79,16 @@ static jv memory_identity(jv entry)
 	return jv_string_fmt("memory\n%s", json_str(entry, "entry_id"));
 }
 
-/* Grounded: cites a Source, and every Source it cites was captured. */
-static int entry_grounded(jv entry, jv captured_ids)
+jv memory_entry_sources(jv entry)
 {
-	jv refs = jv_object_get(jv_copy(entry),
-				jv_string(is_atomic(entry) ? "sources" : "source_refs"));
+	const char *key = is_atomic(entry) ? "sources" : "source_refs";
+
+	return jv_object_get(jv_copy(entry), jv_string(key));
+}
+
+int memory_entry_grounded(jv entry, jv captured_ids)
+{
+	jv refs = memory_entry_sources(entry);
 	int n = jv_array_length(jv_copy(refs)), ok = n > 0;
 
 	jv_array_foreach(refs, i, ref) {
@@ -134,11 +131,11 @@ static int fragments_in_entries(jv fragments, jv entries)
 	return ok;
 }
 
-static void count_memory(jv replay, jv captured_ids, struct memory_facts *m)
+jv memory_created_entries(jv replay)
 {
 	jv before = json_at(replay, "memory_before.entries");
 	jv after = json_at(replay, "memory_after.entries");
-	jv before_ids = jv_object();
+	jv before_ids = jv_object(), created = jv_array();
 
 	jv_array_foreach(before, i, entry) {
 		before_ids = jv_object_set(before_ids, memory_identity(entry), jv_true());
@@ -146,26 +143,37 @@ static void count_memory(jv replay, jv captured_ids, struct memory_facts *m)
 	}
 	jv_array_foreach(after, i, entry) {
 		jv seen = jv_object_get(jv_copy(before_ids), memory_identity(entry));
-		if (!jv_is_valid(seen)) {
-			m->created++;
-			m->grounded += entry_grounded(entry, captured_ids);
-		}
+		if (!jv_is_valid(seen))
+			created = jv_array_append(created, entry);
+		else
+			jv_free(entry);
 		jv_free(seen);
+	}
+	jv_free(before_ids);
+	jv_free(before);
+	jv_free(after);
+	return created;
+}
+
+static void count_memory(jv replay, jv captured_ids, struct memory_facts *m)
+{
+	jv after = json_at(replay, "memory_after.entries");
+	jv created = memory_created_entries(replay);
+
+	jv_array_foreach(created, i, entry) {
+		m->grounded += memory_entry_grounded(entry, captured_ids);
 		jv_free(entry);
 	}
-	m->before = jv_array_length(jv_copy(before));
+	m->created = jv_array_length(created);
+	m->before = jv_array_length(json_at(replay, "memory_before.entries"));
 	m->after = jv_array_length(jv_copy(after));
 	m->groundedness = m->created ? (double)m->grounded / m->created : 0.0;
 	m->expected = json_at(replay, "task.evaluation.expected_memory");
 	m->expected_found = fragments_in_entries(m->expected, after);
-	jv_free(before_ids);
-	jv_free(before);
 	jv_free(after);
 }
 
-/* The observed probe with this id (observed is borrowed); the last one
- * wins, like a dict. */
-static jv find_probe(jv observed, jv id)
+jv memory_find_probe(jv observed, jv id)
 {
 	jv found = jv_invalid();
 
@@ -236,10 +244,10 @@ static void count_probes(jv replay, struct probe_facts *p)
 	p->forbidden_matched = jv_array();
 	jv_array_foreach(specs, i, spec) {
 		jv id = json_get(spec, "id");
-		jv probe = find_probe(observed, id);
+		jv probe = memory_find_probe(observed, id);
 		jv prepared = json_at(probe, "prepared_context");
 		int positive = jv_array_length(json_at(spec, "expected_context")) > 0;
-		int ready = str_is(prepared, "status", "ready");
+		int ready = json_str_is(prepared, "status", "ready");
 		int forbidden = ready && probe_forbidden(spec, probe);
 
 		if (forbidden)
@@ -262,7 +270,7 @@ void memory_count(jv replay, struct capture_facts *c, struct memory_facts *m,
 {
 	jv captured_ids;
 
-	count_captures(replay, c, &captured_ids);
+	memory_count_captures(replay, c, &captured_ids);
 	count_memory(replay, captured_ids, m);
 	count_probes(replay, p);
 	jv_free(captured_ids);

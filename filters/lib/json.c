@@ -397,6 +397,13 @@ const char *json_str(jv obj, const char *key)
 	return s;
 }
 
+int json_str_is(jv obj, const char *key, const char *want)
+{
+	const char *s = json_str(obj, key);
+
+	return s && !strcmp(s, want);
+}
+
 int json_has_true(jv obj, const char *key)
 {
 	jv v = json_get(obj, key);

@@ -46,6 +46,8 @@ char *json_pretty(jv v);
 
 /* Object/array helpers that never consume their arguments. */
 const char *json_str(jv obj, const char *key); /* NULL unless a string */
+/* Whether the string at key is want. */
+int json_str_is(jv obj, const char *key, const char *want);
 int json_has_true(jv obj, const char *key);
 jv json_get(jv obj, const char *key); /* borrowed copy, caller frees */
 /* A JSON string of s, or null when s is NULL. */
