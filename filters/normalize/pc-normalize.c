@@ -244,15 +244,34 @@ static void member_outcome(jv batch, jv result, const char *status, jv *rewards,
 	jv_free(results);
 }
 
-static jv harbor_observation(jv record, const char *trial)
+/* The trial's Harbor result (owned): an empty object when there is no
+ * trial directory, or it holds no result an object. */
+static jv trial_result(const char *trial)
 {
-	char *result_path = io_join(trial, HARBOR_RESULT_FILE);
-	jv job_dir = json_at(record, "job_dir"), batch = json_get(record, "batch");
-	jv result = jv_null(), job = jv_null();
+	jv result = jv_null();
 	struct pc_err e;
 
-	if (json_read_file(result_path, &result, &e) != 0)
+	if (trial) {
+		char *path = io_join(trial, HARBOR_RESULT_FILE);
+		if (json_read_file(path, &result, &e) != 0)
+			result = jv_null();
+		free(path);
+	}
+	if (jv_get_kind(result) != JV_KIND_OBJECT) {
+		jv_free(result);
 		result = jv_object();
+	}
+	return result;
+}
+
+/* The record's Harbor observation, from the trial's result (borrowed) and
+ * its job's. */
+static jv harbor_observation(jv record, jv result)
+{
+	jv job_dir = json_at(record, "job_dir"), batch = json_get(record, "batch");
+	jv job = jv_null();
+	struct pc_err e;
+
 	if (jv_get_kind(job_dir) == JV_KIND_STRING) {
 		char *jp = io_join(jv_string_value(job_dir), HARBOR_RESULT_FILE);
 		if (json_read_file(jp, &job, &e) != 0)
@@ -260,7 +279,6 @@ static jv harbor_observation(jv record, const char *trial)
 		free(jp);
 	} else
 		job = jv_object();
-	free(result_path);
 	jv rewards = json_at(result, HARBOR_REWARDS_PATH);
 	jv exception = json_at(result, "exception_info");
 	if (jv_get_kind(batch) == JV_KIND_OBJECT) {
@@ -287,7 +305,6 @@ static jv harbor_observation(jv record, const char *trial)
 		jv_string("finished_at"), str_or_null(json_at(result, "finished_at")));
 	h = jv_object_merge(h, ended);
 	jv_free(exception);
-	jv_free(result);
 	jv_free(job);
 	jv_free(job_dir);
 	jv_free(batch);
@@ -419,8 +436,9 @@ static jv normalize(jv record)
 	jv captures = files ? capture_records(files, steps, &errors) : jv_array();
 	jv artifacts = files ? native_artifacts(files, steps, &errors) : jv_array();
 	jv instructions = files ? resolved_instructions(files, steps) : jv_array();
-	jv harbor = trial ? harbor_observation(record, trial)
-			  : harbor_observation(record, "/nonexistent");
+	jv result = trial_result(trial), harbor = harbor_observation(record, result);
+
+	jv_free(result);
 	/* evidence that cannot be read fails a run that completed; a failed
 	 * outcome run may have no error, and a skipped one has nothing */
 	jv_free(steps);
@@ -459,10 +477,9 @@ static int normalize_one(void *ctx, jv record, const struct json_reader *raw, jv
 static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *observation,
 		       int *code, struct pc_err *e)
 {
-	jv trial_dir = json_at(record, "trial_dir"), result = jv_null();
+	jv trial_dir = json_at(record, "trial_dir");
 	const char *trial =
 		jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
-	struct pc_err ignored;
 
 	(void)ctx, (void)raw, (void)code;
 	jv arm = json_get(record, "arm");
@@ -473,17 +490,9 @@ static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *
 		return pc_fail(e, "--paired: the record is not a paired arm's (it has no \"arm\"; "
 				  "pc-run-bub --paired writes them)");
 	}
-	if (trial) {
-		char *path = io_join(trial, HARBOR_RESULT_FILE);
-		if (json_read_file(path, &result, &ignored) != 0)
-			result = jv_null();
-		free(path);
-	}
 	/* a trial that wrote no result is judged on nothing of Harbor's */
-	if (jv_get_kind(result) != JV_KIND_OBJECT)
-		jv_free(result), result = jv_object();
-	jv harbor = harbor_observation(record, trial ? trial : "/nonexistent");
-	*observation = observe_arm(record, harbor, result);
+	jv result = trial_result(trial);
+	*observation = observe_arm(record, harbor_observation(record, result), result);
 	jv_free(result);
 	jv_free(trial_dir);
 	return 0;
