@@ -125,54 +125,32 @@ static void live_text(struct report_out *o, const struct report_case *c,
  * workloads gets the totals alone: its bars would be a second list. */
 #define BARS_MAX 40
 
-struct bars {
-	struct report_out *o;
-	int passing, evaluated;
-};
-
-static void count_case(void *ctx, const struct report_case *c)
-{
-	struct bars *b = ctx;
-	jv assertions = report_section(c, "assertions");
-
-	jv_object_foreach(assertions, name, a) {
-		b->passing += json_has_true(a, "value");
-		b->evaluated++;
-		jv_free(name);
-		jv_free(a);
-	}
-	jv_free(assertions);
-}
-
 static void bar_case(void *ctx, const struct report_case *c)
 {
-	struct bars *b = ctx;
+	struct report_out *o = ctx;
 	jv assertions = report_section(c, "assertions");
 	int pass = 0, n = 0;
 
-	sbuf_addf(&b->o->b, "  %-30s ", report_case_name(c));
+	sbuf_addf(&o->b, "  %-30s ", report_case_name(c));
 	jv_object_foreach(assertions, name, a) {
 		int holds = json_has_true(a, "value");
-		sbuf_add(&b->o->b, holds ? "#" : ".");
+		sbuf_add(&o->b, holds ? "#" : ".");
 		pass += holds;
 		n++;
 		jv_free(name);
 		jv_free(a);
 	}
 	/* the most assertions a case has (a Memory workload's 14): counts align */
-	sbuf_addf(&b->o->b, "%*s  %d of %d\n", n < 14 ? 14 - n : 0, "", pass, n);
+	sbuf_addf(&o->b, "%*s  %d of %d\n", n < 14 ? 14 - n : 0, "", pass, n);
 	jv_free(assertions);
-	report_flush(b->o);
+	report_flush(o);
 }
 
 static void add_bars(struct report_out *o, struct cases *cs, const struct style *st)
 {
-	struct bars b = { o, 0, 0 };
-
-	report_each_case(cs, count_case, &b);
-	sbuf_addf(&o->b, "%sassertions: %d of %d passing\n", st->dim, b.passing, b.evaluated);
+	sbuf_addf(&o->b, "%sassertions: %d of %d passing\n", st->dim, cs->passing, cs->evaluated);
 	if (cs->n <= BARS_MAX)
-		report_each_case(cs, bar_case, &b);
+		report_each_case(cs, bar_case, o);
 	sbuf_add(&o->b, st->off);
 }
 

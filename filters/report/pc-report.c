@@ -184,6 +184,20 @@ static FILE *open_spool(struct pc_err *e)
 	return f;
 }
 
+/* What the text summary's totals count, taken as each case is read. */
+static void count_assertions(struct cases *cs, jv kase)
+{
+	jv assertions = json_get(kase, "assertions");
+
+	jv_object_foreach(assertions, name, a) {
+		cs->passing += json_has_true(a, "value");
+		cs->evaluated++;
+		jv_free(name);
+		jv_free(a);
+	}
+	jv_free(assertions);
+}
+
 /* A format that writes each case as it is read (formats.h). */
 struct live {
 	const struct report_format *format;
@@ -205,6 +219,7 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		enum verdict v = verdict_judge(kase, &code);
 		cs->n++;
 		cs->count[v]++;
+		count_assertions(cs, kase);
 		cs->status = stage_worst(cs->status, code);
 		jv name = jv_object_get(jv_copy(kase), jv_string("name"));
 		jv batch = json_at(kase, "attributes." OUTDIR_CASE_BATCH);
@@ -221,18 +236,15 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		char *dir = jv_get_kind(name) == JV_KIND_STRING
 				    ? outdir_workload(jv_string_value(name), in)
 				    : NULL;
-		jv shown = redact_jv(red, kase);
+		jv shown = redact_jv(red, kase), exp = redact_jv(red, jv_string(experiment));
 		if (live) {
-			jv exp = redact_jv(red, jv_string(experiment));
 			struct report_case c = { shown, jv_string_value(exp), dir, v, jv_null() };
 			live->format->live(&live->out, &c, live->settings);
 			/* out now, not when stdio's buffer fills */
 			if (fflush(stdout) != 0)
 				live->out.failed = 1;
-			jv_free(exp);
 		}
-		report_spool(cs->spool, redact_jv(red, jv_string(experiment)), shown,
-			     dir ? jv_string(dir) : jv_null(), v, jv_null());
+		report_spool(cs->spool, exp, shown, dir ? jv_string(dir) : jv_null(), v, jv_null());
 		free(dir);
 		jv_free(batch);
 		jv_free(name);

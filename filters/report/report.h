@@ -29,9 +29,10 @@ struct cases {
 	FILE *spool; /* one {"experiment", "case", "dir", "verdict"[, "trend"]} line per case */
 	int n;
 	int count[VERDICTS];
-	int status;      /* the cases' exit codes folded with stage_worst */
-	char *bad_name;  /* with --output: the first case name that is no workload id */
-	int read_failed; /* the spool could not be read back */
+	int passing, evaluated; /* assertions holding, and judged, over every case */
+	int status;             /* the cases' exit codes folded with stage_worst */
+	char *bad_name;         /* with --output: the first case name that is no workload id */
+	int read_failed;        /* the spool could not be read back */
 };
 
 /* Spool one case as report_each_case reads it back: experiment, kase, dir
