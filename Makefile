@@ -74,7 +74,7 @@ SHELLCHECK   ?= shellcheck
 CLANG_FORMAT ?= clang-format
 # The C that .clang-format governs, and its longest line (tabs 8 wide).
 LINE_MAX  = 100
-LINT_C    = $(wildcard tests/fuzz/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(FILTER_SRC) $(FILTER_HDR)
+LINT_C    = $(wildcard tests/fuzz/*.[ch] tests/units/*.[ch]) $(LIB_SRC) $(LIB_HDR) $(FILTER_SRC) $(FILTER_HDR)
 
 .SECONDARY:
 

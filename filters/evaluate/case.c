@@ -5,6 +5,7 @@
 #include "docs.h"
 #include "hash.h"
 #include "json.h"
+#include "json_out.h"
 #include "outdir.h"
 #include "scores.h"
 
@@ -17,12 +18,13 @@
 static jv comparability(jv replay, const struct facts *f, const char *policy)
 {
 	jv task = json_get(replay, "task");
-	jv canonical = jv_dump_string(task, JV_PRINT_SORTED);
+	struct json_out canonical = { 0 };
 	char digest[SHA256_HEX_LEN + 1];
 
-	sha256_hex(jv_string_value(canonical), (size_t)jv_string_length_bytes(jv_copy(canonical)),
-		   digest);
-	jv_free(canonical);
+	json_out_value(&canonical, task, JSON_CANONICAL);
+	jv_free(task);
+	sha256_hex(canonical.text, canonical.len, digest);
+	json_out_free(&canonical);
 	jv environment = json_get(replay, "environment");
 	jv protocol = json_at(environment, "adapter_protocol_version");
 	jv key = JV_OBJECT(

@@ -1,7 +1,7 @@
 #include "json.h"
+#include "json_out.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -252,125 +252,28 @@ int json_read_file(const char *path, jv *out, struct pc_err *e)
 	return rc < 0 ? -1 : 0;
 }
 
-/* jq's own writer appends every character to a jv string, which cost a
- * fifth of pc-evaluate's time; these write the same bytes straight to the
- * stream: runs of plain bytes at once, escapes as jq writes them.  One
- * difference on purpose: past 256 levels jq writes "<stripped: exceeds max
- * depth>", which is not JSON; these write the value (no input is deeper
- * than the parser's 256 levels, and a document nests it a few more). */
-static void write_string(FILE *out, jv s /* borrowed */)
-{
-	const char *p = jv_string_value(s);
-	size_t n = (size_t)jv_string_length_bytes(jv_copy(s)), run = 0;
-
-	putc('"', out);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
-			continue;
-		fwrite(p + run, 1, i - run, out);
-		run = i + 1;
-		switch (c) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\b': fputs("\\b", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\f': fputs("\\f", out); break;
-		default: fprintf(out, "\\u%04x", c);
-		}
-	}
-	fwrite(p + run, 1, n - run, out);
-	putc('"', out);
-}
-
-/* An integer under 10^15 is its digits in jq's format too; any other
- * number is left to jq, whose shortest round-trip form is not printf's. */
-static void write_number(FILE *out, jv v /* borrowed */)
-{
-	double x = jv_number_value(v);
-
-	if (x > -1e15 && x < 1e15 && x == (double)(long long)x && !(x == 0 && signbit(x))) {
-		char digits[24], *d = digits + sizeof digits;
-		long long i = (long long)x;
-		unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
-		do
-			*--d = (char)('0' + u % 10);
-		while (u /= 10);
-		if (i < 0)
-			*--d = '-';
-		fwrite(d, 1, (size_t)(digits + sizeof digits - d), out);
-		return;
-	}
-	jv s = jv_dump_string(jv_copy(v), 0);
-	fputs(jv_string_value(s), out);
-	jv_free(s);
-}
-
-static void write_value(FILE *out, jv v /* borrowed */)
-{
-	switch (jv_get_kind(v)) {
-	case JV_KIND_NULL: fputs("null", out); break;
-	case JV_KIND_TRUE: fputs("true", out); break;
-	case JV_KIND_FALSE: fputs("false", out); break;
-	case JV_KIND_NUMBER: write_number(out, v); break;
-	case JV_KIND_STRING: write_string(out, v); break;
-	case JV_KIND_ARRAY:
-		putc('[', out);
-		jv_array_foreach(v, i, item) {
-			if (i)
-				putc(',', out);
-			write_value(out, item);
-			jv_free(item);
-		}
-		putc(']', out);
-		break;
-	case JV_KIND_OBJECT: {
-		int first = 1;
-		putc('{', out);
-		jv_object_foreach(v, key, val) {
-			if (!first)
-				putc(',', out);
-			first = 0;
-			write_string(out, key);
-			putc(':', out);
-			write_value(out, val);
-			jv_free(key);
-			jv_free(val);
-		}
-		putc('}', out);
-		break;
-	}
-	default: {
-		jv s = jv_dump_string(jv_copy(v), 0);
-		fputs(jv_string_value(s), out);
-		jv_free(s);
-	}
-	}
-}
-
 int json_write_line(FILE *out, jv v, struct pc_err *e)
 {
-	write_value(out, v);
-	putc('\n', out);
+	struct json_out text = { 0 };
+
+	json_out_value(&text, v, JSON_COMPACT);
+	json_out_bytes(&text, "\n", 1);
 	jv_free(v);
-	if (fflush(out) != 0 || ferror(out))
+	int short_write = fwrite(text.text, 1, text.len, out) != text.len;
+	json_out_free(&text);
+	if (short_write || fflush(out) != 0 || ferror(out))
 		return pc_fail_errno(e, "write error");
 	return 0;
 }
 
 char *json_pretty(jv v)
 {
-	jv s = jv_dump_string(v, JV_PRINT_INDENT_FLAGS(2));
-	size_t n = (size_t)jv_string_length_bytes(jv_copy(s));
-	char *text = pc_xmalloc(n + 2);
+	struct json_out text = { 0 };
 
-	memcpy(text, jv_string_value(s), n);
-	text[n] = '\n';
-	text[n + 1] = '\0';
-	jv_free(s);
-	return text;
+	json_out_value(&text, v, JSON_INDENTED);
+	json_out_bytes(&text, "\n", 2); /* the newline and the string's end */
+	jv_free(v);
+	return text.text;
 }
 
 jv json_get(jv obj, const char *key)
