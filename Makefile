@@ -56,6 +56,17 @@ objects_of = $(patsubst filters/%.c,$(BUILD)/%.o,$(wildcard filters/$(1)/*.c))
 # private_objects_of NAME: the same without its main (what a fuzz target links).
 private_objects_of = $(filter-out $(BUILD)/$(1)/pc-$(1).o,$(call objects_of,$(1)))
 
+# pc-evaluate reads replays with yyjson 0.10.0, built from Debian trixie's
+# source package, which pipelines/fetch-yyjson fetches (sha256 checked) into
+# YYJSON_DIR on the first build; nothing of it is committed.  Only
+# filters/evaluate/ sees its header (CFLAGS_<folder>) and links it
+# (OBJ_<folder>).
+YYJSON_DIR ?= build/yyjson
+CFLAGS_evaluate = -I$(YYJSON_DIR)
+OBJ_evaluate    = $(BUILD)/yyjson.o
+# folder_of OBJECT: the filter folder an object of $(BUILD) was built from.
+folder_of = $(firstword $(subst /, ,$(patsubst $(BUILD)/%,%,$(1))))
+
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 BATS     ?= bats
@@ -80,20 +91,30 @@ LINT_C    = $(wildcard tests/fuzz/*.[ch] tests/units/*.[ch]) $(LIB_SRC) $(LIB_HD
 
 .PHONY: all test check-asan acceptance crosscheck compat rescore paired paired-report bench install uninstall clean deps lint fuzz
 
-all: $(FILTERS:%=$(BIN)/%)
+# yyjson.o by name: .SECONDARY would let a missing one pass for up to date
+all: $(OBJ_evaluate) $(FILTERS:%=$(BIN)/%)
 
 # V=1 shows the full command lines.
 Q = $(if $(V),,@)
 
-$(BUILD)/%.o: filters/%.c
+$(YYJSON_DIR)/yyjson.c $(YYJSON_DIR)/yyjson.h &:
+	pipelines/fetch-yyjson $(YYJSON_DIR)
+
+# upstream's code, built with the build's flags but not the project's warnings
+$(BUILD)/yyjson.o: $(YYJSON_DIR)/yyjson.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -Ifilters/lib -c -o $@ $<
+	$(Q)$(CC) -std=c11 $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: filters/%.c | $(YYJSON_DIR)/yyjson.h
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(CFLAGS_$(call folder_of,$@)) -MMD -MP -Ifilters/lib -c -o $@ $<
 
 -include $(LIB_OBJ:.o=.d) $(FILTER_SRC:filters/%.c=$(BUILD)/%.d)
 
 .SECONDEXPANSION:
-$(BIN)/pc-%: $$(call objects_of,$$*) $(LIB_OBJ)
+$(BIN)/pc-%: $$(call objects_of,$$*) $(LIB_OBJ) $$(OBJ_$$*)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(call libs_of,$*)

@@ -5,14 +5,14 @@
 
 #include "diagnosis.h"
 #include "entry.h"
-#include "json.h"
 #include "text.h"
 
 struct assertion {
 	const char *name;
 	int (*applies)(const struct facts *f); /* whether the case has it */
-	jv (*judge)(const struct facts *f);    /* {value, reason}, owned by the caller */
-	diagnosis_fn diagnose;                 /* pc-e2e's EXPECTED and ACTUAL of it */
+	/* whether it holds, and its reason (malloc'd, or NULL for null) */
+	int (*judge)(const struct facts *f, char **reason);
+	diagnosis_fn diagnose; /* pc-e2e's EXPECTED and ACTUAL of it */
 };
 
 static int outcome_case(const struct facts *f)
@@ -32,7 +32,7 @@ static int memory_case(const struct facts *f)
 
 static int expects_memory(const struct facts *f)
 {
-	return memory_case(f) && jv_array_length(jv_copy(f->memory.expected)) > 0;
+	return memory_case(f) && view_items(f->memory.expected).n > 0;
 }
 
 static int forbids_context(const struct facts *f)
@@ -40,56 +40,66 @@ static int forbids_context(const struct facts *f)
 	return memory_case(f) && f->probes.forbids;
 }
 
-/* Malloc'd "<label>: [<the strings of list (borrowed)>]." */
-static char *listing(const char *label, jv list)
+/* Malloc'd "<label>: [<the strings of items>]." */
+static char *listing(const char *label, const struct view *items, size_t n)
 {
-	char *items = repr_list(jv_copy(list));
-	char *reason = text_fmt("%s: %s.", label, items);
+	char *list = repr_list(items, n);
+	char *reason = text_fmt("%s: %s.", label, list);
 
-	free(items);
+	free(list);
 	return reason;
 }
 
 /* A ratio's assertion: whether it reaches its threshold. */
-static jv ratio_reaches(double observed, double required)
+static int ratio_reaches(double observed, double required, char **reason)
 {
-	return entry(jv_bool(observed >= required),
-		     text_fmt("Observed %.3f; required %.3f.", observed, required));
+	*reason = text_fmt("Observed %.3f; required %.3f.", observed, required);
+	return observed >= required;
 }
 
-/* Python's repr() of the Harbor reward (borrowed), None when there is
- * none.  The replay keeps an int reward an int (1, not 1.0), so its literal
- * (borrowed; null if unknown) decides how it prints. */
-static void reward_repr(struct sbuf *b, jv reward, jv literal)
+/* Python's repr() of the Harbor reward, None when there is none.  The
+ * replay keeps an int reward an int (1, not 1.0), so its literal (NULL if
+ * unknown) decides how it prints. */
+static void reward_repr(struct sbuf *b, struct view reward, const char *lit, size_t lit_len)
 {
-	size_t lit_len = 0;
-	const char *lit =
-		jv_get_kind(literal) == JV_KIND_STRING ? string_bytes(literal, &lit_len) : NULL;
 	int integral = lit && lit_len > 0;
+	double x;
 
 	for (size_t i = 0; integral && i < lit_len; i++)
 		integral = lit[i] == '-' || (lit[i] >= '0' && lit[i] <= '9');
 
-	if (jv_get_kind(reward) != JV_KIND_NUMBER)
+	if (!view_num(reward, &x))
 		sbuf_add(b, "None");
 	else if (integral && !(lit_len == 2 && !strncmp(lit, "-0", 2)))
 		sbuf_addn(b, lit, lit_len);
 	else if (integral)
 		sbuf_add(b, "0");
 	else
-		text_py_float(b, jv_number_value(reward));
+		text_py_float(b, x);
+}
+
+/* Whether two views are equal strings (jv_equal of two strings; a null
+ * equals a null). */
+static int same_string(struct view a, struct view b)
+{
+	size_t na, nb;
+	const char *sa = view_str(a, &na), *sb = view_str(b, &nb);
+
+	if (!sa || !sb)
+		return !sa && !sb && view_is_null(a) && view_is_null(b);
+	return na == nb && !memcmp(sa, sb, na);
 }
 
 /* The workload ended as its manifest expects under the policy: its status,
  * and for a run that ran, Harbor's reward 1 (completed) or 0. */
-static jv execution_outcome(const struct facts *f)
+static int execution_outcome(const struct facts *f, char **reason)
 {
 	const struct outcome_facts *o = &f->outcome;
-	int skip = !strcmp(jv_string_value(o->expected_status), "skipped");
-	int want = !strcmp(jv_string_value(o->expected_status), "completed");
-	int ok = jv_equal(jv_copy(o->expected_status), jv_copy(f->status)) &&
-		 (skip ||
-		  (jv_get_kind(o->reward) == JV_KIND_NUMBER && jv_number_value(o->reward) == want));
+	int skip = view_str_is(o->expected_status, "skipped");
+	int want = view_str_is(o->expected_status, "completed");
+	double reward;
+	int ok = same_string(o->expected_status, f->status) &&
+		 (skip || (view_num(o->reward, &reward) && reward == want));
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "Expected ");
@@ -100,43 +110,48 @@ static jv execution_outcome(const struct facts *f)
 	repr_string(&b, f->status);
 	if (!skip) {
 		sbuf_add(&b, " with Harbor reward ");
-		reward_repr(&b, o->reward, o->reward_literal);
+		reward_repr(&b, o->reward, o->reward_literal, o->reward_literal_len);
 	}
 	sbuf_add(&b, ".");
-	return entry(jv_bool(ok), sbuf_take(&b));
+	*reason = sbuf_take(&b);
+	return ok;
 }
 
 /* A workload a fail-fast group never ran has nothing else to judge. */
-static jv execution_completed(const struct facts *f)
+static int execution_completed(const struct facts *f, char **reason)
 {
 	(void)f;
-	return entry(jv_false(),
-		     text_fmt("Skipped after an earlier task stopped the shared Harbor trial."));
+	*reason = text_fmt("Skipped after an earlier task stopped the shared Harbor trial.");
+	return 0;
 }
 
-static char *joined_errors(jv errors)
+static char *joined_errors(struct view errors)
 {
+	struct view_items items = view_items(errors);
+	struct view err;
 	struct sbuf b = { 0 };
+	size_t n;
+	int first = 1;
 
-	jv_array_foreach(errors, i, err) {
-		size_t n;
-		const char *t = string_bytes(err, &n);
-		if (i)
+	while (view_next(&items, &err)) {
+		const char *t = view_str(err, &n);
+		if (!first)
 			sbuf_add(&b, "; ");
+		first = 0;
 		sbuf_addn(&b, t, n);
-		jv_free(err);
 	}
 	return sbuf_take(&b);
 }
 
-static jv collection_completed(const struct facts *f)
+static int collection_completed(const struct facts *f, char **reason)
 {
 	int completed = facts_status_is(f, "completed");
 
-	return entry(jv_bool(completed), completed ? NULL : joined_errors(f->errors));
+	*reason = completed ? NULL : joined_errors(f->errors);
+	return completed;
 }
 
-static jv task_provenance_matches(const struct facts *f)
+static int task_provenance_matches(const struct facts *f, char **reason)
 {
 	struct sbuf b = { 0 };
 
@@ -145,79 +160,95 @@ static jv task_provenance_matches(const struct facts *f)
 	sbuf_add(&b, "; observed ");
 	repr_string(&b, f->observed_checksum);
 	sbuf_add(&b, ".");
-	return entry(jv_bool(jv_equal(jv_copy(f->observed_checksum), jv_copy(f->dataset_checksum))),
-		     sbuf_take(&b));
+	*reason = sbuf_take(&b);
+	return same_string(f->observed_checksum, f->dataset_checksum);
 }
 
-static jv native_acp_evidence_recorded(const struct facts *f)
+static int native_acp_evidence_recorded(const struct facts *f, char **reason)
 {
-	int complete = jv_array_length(jv_copy(f->native.missing)) == 0;
+	const struct native_facts *n = &f->native;
+	struct sbuf b = { 0 };
 
-	return entry(jv_bool(complete),
-		     complete ? text_fmt("All required native ACP artifacts were recorded.")
-			      : listing("Missing native ACP artifacts", f->native.missing));
+	if (n->n_missing == 0) {
+		*reason = text_fmt("All required native ACP artifacts were recorded.");
+		return 1;
+	}
+	sbuf_add(&b, "Missing native ACP artifacts: [");
+	for (int i = 0; i < n->n_missing; i++) {
+		if (i)
+			sbuf_add(&b, ", ");
+		text_py_repr(&b, n->missing[i], strlen(n->missing[i]));
+	}
+	sbuf_add(&b, "].");
+	*reason = sbuf_take(&b);
+	return 0;
 }
 
-static jv resolved_instructions_recorded(const struct facts *f)
+static int resolved_instructions_recorded(const struct facts *f, char **reason)
 {
-	return entry(jv_bool(f->native.instructions_recorded),
-		     text_fmt("Resolved %d instructions from %d ACP summaries.",
-			      f->native.instructions, f->native.summaries));
+	*reason = text_fmt("Resolved %d instructions from %d ACP summaries.",
+			   f->native.instructions, f->native.summaries);
+	return f->native.instructions_recorded;
 }
 
-static jv capture_coverage_accepted(const struct facts *f)
+static int capture_coverage_accepted(const struct facts *f, char **reason)
 {
-	return ratio_reaches(f->captures.coverage, f->thresholds.capture_coverage);
+	return ratio_reaches(f->captures.coverage, f->thresholds.capture_coverage, reason);
 }
 
-static jv memory_created_during_run(const struct facts *f)
+static int memory_created_during_run(const struct facts *f, char **reason)
 {
 	int checkpointed =
 		!f->thresholds.require_checkpoint || f->captures.completed_checkpoints > 0;
 
-	return entry(jv_bool(f->memory.created > 0 && checkpointed),
-		     text_fmt("Created %d Memory entries and completed %d checkpoints.",
-			      f->memory.created, f->captures.completed_checkpoints));
+	*reason = text_fmt("Created %d Memory entries and completed %d checkpoints.",
+			   f->memory.created, f->captures.completed_checkpoints);
+	return f->memory.created > 0 && checkpointed;
 }
 
-static jv memory_grounded(const struct facts *f)
+static int memory_grounded(const struct facts *f, char **reason)
 {
-	return ratio_reaches(f->memory.groundedness, f->thresholds.groundedness);
+	return ratio_reaches(f->memory.groundedness, f->thresholds.groundedness, reason);
 }
 
-static jv recall_probes_supported(const struct facts *f)
+static int recall_probes_supported(const struct facts *f, char **reason)
 {
-	return ratio_reaches(f->probes.coverage, f->thresholds.probe_coverage);
+	return ratio_reaches(f->probes.coverage, f->thresholds.probe_coverage, reason);
 }
 
-static jv memory_recalled_during_run(const struct facts *f)
+static int memory_recalled_during_run(const struct facts *f, char **reason)
 {
 	double required = f->thresholds.in_run_contexts;
 
-	return entry(
-		jv_bool(f->captures.in_run_contexts >= required),
-		text_fmt("Observed %d; required %.0f.", f->captures.in_run_contexts, required));
+	*reason = text_fmt("Observed %d; required %.0f.", f->captures.in_run_contexts, required);
+	return f->captures.in_run_contexts >= required;
 }
 
-static jv scope_started_empty(const struct facts *f)
+static int scope_started_empty(const struct facts *f, char **reason)
 {
-	return entry(jv_bool(f->memory.before == 0),
-		     text_fmt("Scope started with %d Memory entries.", f->memory.before));
+	*reason = text_fmt("Scope started with %d Memory entries.", f->memory.before);
+	return f->memory.before == 0;
 }
 
-static jv expected_memory_recorded(const struct facts *f)
+static int expected_memory_recorded(const struct facts *f, char **reason)
 {
-	return entry(jv_bool(f->memory.expected_found),
-		     listing("Expected Memory fragments", f->memory.expected));
+	size_t n;
+	struct view *fragments = entry_items(f->memory.expected, &n);
+
+	*reason = listing("Expected Memory fragments", fragments, n);
+	free(fragments);
+	return f->memory.expected_found;
 }
 
-static jv forbidden_context_absent(const struct facts *f)
+static int forbidden_context_absent(const struct facts *f, char **reason)
 {
-	int absent = jv_array_length(jv_copy(f->probes.forbidden_matched)) == 0;
+	const struct probe_facts *p = &f->probes;
+	int absent = p->n_forbidden_matched == 0;
 
-	return entry(jv_bool(absent), absent ? text_fmt("No forbidden context matched.")
-					     : listing("Forbidden context matched for probes",
-						       f->probes.forbidden_matched));
+	*reason = absent ? text_fmt("No forbidden context matched.")
+			 : listing("Forbidden context matched for probes", p->forbidden_matched,
+				   p->n_forbidden_matched);
+	return absent;
 }
 
 /* The order rows are judged in is the order of the keys written, which
@@ -255,29 +286,37 @@ static const struct assertion assertions[] = {
 	  diagnose_forbidden_context },
 };
 
-jv assertions_diagnose(const struct facts *f, jv replay, jv judged, const struct redactor *red)
+size_t assertions_write(struct json_out *o, const struct facts *f,
+			struct judgement judged[ASSERTIONS_MAX])
 {
-	jv out = jv_object();
+	size_t n = 0;
+	int members = 0;
 
+	json_out_bytes(o, "{", 1);
 	for (size_t i = 0; i < sizeof assertions / sizeof *assertions; i++)
 		if (assertions[i].applies(f)) {
-			jv value = json_at(judged, assertions[i].name);
-			struct diagnosis_input in = { replay, f, red,
-						      json_has_true(value, "value") };
-			out = jv_object_set(out, jv_string(assertions[i].name),
-					    assertions[i].diagnose(&in));
-			jv_free(value);
+			char *reason = NULL;
+			int held = assertions[i].judge(f, &reason);
+			json_out_key(o, assertions[i].name, &members);
+			entry_bool(o, held, reason);
+			judged[n++] = (struct judgement){ assertions[i].name, held };
 		}
-	return out;
+	json_out_bytes(o, "}", 1);
+	return n;
 }
 
-jv assertions_judge(const struct facts *f)
+void assertions_diagnose(struct json_out *o, const struct facts *f,
+			 const struct judgement *judged, size_t n, const struct redactor *red)
 {
-	jv judged = jv_object();
+	int members = 0;
 
-	for (size_t i = 0; i < sizeof assertions / sizeof *assertions; i++)
-		if (assertions[i].applies(f))
-			judged = jv_object_set(judged, jv_string(assertions[i].name),
-					       assertions[i].judge(f));
-	return judged;
+	json_out_bytes(o, "{", 1);
+	for (size_t j = 0; j < n; j++)
+		for (size_t i = 0; i < sizeof assertions / sizeof *assertions; i++)
+			if (assertions[i].name == judged[j].name) {
+				struct diagnosis_input in = { f->replay, f, red, judged[j].held };
+				json_out_key(o, judged[j].name, &members);
+				assertions[i].diagnose(o, &in);
+			}
+	json_out_bytes(o, "}", 1);
 }

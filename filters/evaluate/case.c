@@ -1,106 +1,157 @@
 #include "case.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "assertions.h"
 #include "diagnosis.h"
 #include "docs.h"
 #include "hash.h"
-#include "json.h"
-#include "json_out.h"
 #include "outdir.h"
 #include "scores.h"
+#include "text.h"
+#include "view.h"
+
+static void key_value(struct json_out *o, const char *key, struct view v, int *members)
+{
+	json_out_key(o, key, members);
+	view_write(o, v, JSON_COMPACT);
+}
 
 /* What makes two runs comparable (pc-report's ledger keys its trends by
  * it, docs/ledger.md): only fields that hold no secret.  The manifest digest
  * stands for the whole workload as it ran (its steps, probes, budget and
- * expectations); the fields beside it say which of them changed.  The
- * PowerContext under test is left out: a trend is there to show what a new
- * release changed. */
-static jv comparability(jv replay, const struct facts *f, const char *policy)
+ * expectations): the sha256 of the manifest's canonical JSON.  The fields
+ * beside it say which of them changed.  The PowerContext under test is left
+ * out: a trend is there to show what a new release changed. */
+static void comparability(struct json_out *o, const struct facts *f, const char *policy)
 {
-	jv task = json_get(replay, "task");
+	struct view replay = f->replay, environment = view_get(replay, "environment");
 	struct json_out canonical = { 0 };
 	char digest[SHA256_HEX_LEN + 1];
+	int members = 0;
 
-	json_out_value(&canonical, task, JSON_CANONICAL);
-	jv_free(task);
+	view_write(&canonical, view_get(replay, "task"), JSON_CANONICAL);
 	sha256_hex(canonical.text, canonical.len, digest);
 	json_out_free(&canonical);
-	jv environment = json_get(replay, "environment");
-	jv protocol = json_at(environment, "adapter_protocol_version");
-	jv key = JV_OBJECT(
-		jv_string("manifest_digest"), jv_string(digest),
-		jv_string("dataset_checksum"), jv_copy(f->dataset_checksum),
-		jv_string("database"), json_at(environment, "database"),
-		jv_string("adapter_version"), json_at(environment, "adapter_version"),
-		jv_string("adapter_protocol_version"), protocol,
-		jv_string("agent_model"), json_at(environment, "agent_model"),
-		jv_string("max_steps"), json_at(replay, "task.execution.max_steps"),
-		jv_string("max_tokens"), json_at(replay, "task.execution.max_tokens"),
-		jv_string("failure_policy"), jv_string(policy));
-
-	jv_free(environment);
-	return key;
+	json_out_bytes(o, "{", 1);
+	json_out_key(o, "manifest_digest", &members);
+	json_out_cstring(o, digest);
+	key_value(o, "dataset_checksum", f->dataset_checksum, &members);
+	key_value(o, "database", view_get(environment, "database"), &members);
+	key_value(o, "adapter_version", view_get(environment, "adapter_version"), &members);
+	key_value(o, "adapter_protocol_version",
+		  view_get(environment, "adapter_protocol_version"), &members);
+	key_value(o, "agent_model", view_get(environment, "agent_model"), &members);
+	key_value(o, "max_steps", view_at(replay, "task.execution.max_steps"), &members);
+	key_value(o, "max_tokens", view_at(replay, "task.execution.max_tokens"), &members);
+	json_out_key(o, "failure_policy", &members);
+	json_out_cstring(o, policy);
+	json_out_bytes(o, "}", 1);
 }
 
 /* The reference writes `name or str(path)`: an empty name falls back too,
  * and a missing path prints as "None". */
-static jv dataset_name(jv replay)
+static void dataset_name(struct json_out *o, struct view replay)
 {
-	jv dataset = json_at(replay, "task.dataset.name");
+	struct view name = view_at(replay, "task.dataset.name");
+	struct view path = view_at(replay, "task.dataset.path");
+	size_t n;
 
-	if (jv_get_kind(dataset) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(dataset)) > 0)
-		return dataset;
-	jv_free(dataset);
-	dataset = json_at(replay, "task.dataset.path");
-	if (jv_get_kind(dataset) == JV_KIND_STRING)
-		return dataset;
-	jv_free(dataset);
-	return jv_string("None");
+	if (view_str(name, &n) && n > 0)
+		view_write(o, name, JSON_COMPACT);
+	else if (view_str(path, &n))
+		view_write(o, path, JSON_COMPACT);
+	else
+		json_out_cstring(o, "None");
 }
 
 /* The reference harness's attributes, then pc-e2e's own: comparability,
  * the run's time (the replay's, so a rescore records the same one), the
- * diagnosis (consumed) and, for
- * a member of a batch merged into one trial, the batch's name, which says
- * where its files go (outdir.h). */
-static jv attributes(jv replay, const struct facts *f, const char *policy, jv diagnosis)
+ * diagnosis, for a member of a batch merged into one trial the batch's
+ * name, which says where its files go (outdir.h), and whether it is stale
+ * (freshness.h). */
+static void attributes(struct json_out *o, const struct case_input *in,
+		       const struct judgement *judged, size_t n)
 {
-	const char *batch = outdir_replay_batch(replay);
-	jv out = JV_OBJECT(
-		jv_string("commit"), json_at(replay, "environment.commit"),
-		jv_string("database"), json_at(replay, "environment.database"),
-		jv_string("dataset"), dataset_name(replay),
-		jv_string("execution_adapter"), json_at(replay, "task.execution.type"),
-		jv_string("harbor_task_id"), json_at(replay, "task.dataset.task_id"),
-		jv_string("run_id"), json_at(replay, "run_id"),
-		jv_string("workload_id"), json_at(replay, "task.id"),
-		jv_string("comparability"), comparability(replay, f, policy),
-		jv_string("finished_at"), json_at(replay, "environment.finished_at"));
+	const struct facts *f = in->f;
+	struct view replay = f->replay;
+	int members = 0;
 
-	out = jv_object_set(out, jv_string(CASE_DIAGNOSIS), diagnosis);
-	return batch ? jv_object_set(out, jv_string(OUTDIR_CASE_BATCH), jv_string(batch)) : out;
+	json_out_bytes(o, "{", 1);
+	key_value(o, "commit", view_at(replay, "environment.commit"), &members);
+	key_value(o, "database", view_at(replay, "environment.database"), &members);
+	json_out_key(o, "dataset", &members);
+	dataset_name(o, replay);
+	key_value(o, "execution_adapter", view_at(replay, "task.execution.type"), &members);
+	key_value(o, "harbor_task_id", view_at(replay, "task.dataset.task_id"), &members);
+	key_value(o, "run_id", view_get(replay, "run_id"), &members);
+	key_value(o, "workload_id", view_at(replay, "task.id"), &members);
+	json_out_key(o, "comparability", &members);
+	comparability(o, f, in->policy);
+	key_value(o, "finished_at", view_at(replay, "environment.finished_at"), &members);
+	json_out_key(o, CASE_DIAGNOSIS, &members);
+	json_out_bytes(o, "{\"assertions\":", 14);
+	assertions_diagnose(o, f, judged, n, in->red);
+	json_out_bytes(o, ",\"identity\":", 12);
+	diagnosis_identity(o, replay);
+	json_out_bytes(o, "}", 1);
+	if (f->batch) {
+		json_out_key(o, OUTDIR_CASE_BATCH, &members);
+		json_out_cstring(o, f->batch);
+	}
+	if (jv_get_kind(in->stale) == JV_KIND_OBJECT) {
+		json_out_key(o, CASE_STALE, &members);
+		json_out_value(o, in->stale, JSON_COMPACT);
+	}
+	json_out_bytes(o, "}", 1);
 }
 
-jv case_build(jv replay, const struct facts *f, const char *policy, const struct redactor *red)
+/* verdict.h's judgement of the case's assertions and label. */
+static int exit_code(const struct facts *f, const struct judgement *judged, size_t n, jv stale)
 {
-	jv judged = assertions_judge(f);
-	jv diagnosis = JV_OBJECT(jv_string("assertions"),
-				 assertions_diagnose(f, replay, judged, red),
-				 jv_string("identity"), diagnosis_identity(replay));
+	struct verdict_facts v = { .accepted = 1, .stale = jv_get_kind(stale) == JV_KIND_OBJECT };
+	int code;
 
-	return JV_OBJECT(jv_string("name"), json_at(replay, "task.id"),
-			 jv_string("assertions"), judged,
-			 jv_string("scores"), scores_of(f),
-			 jv_string("labels"), labels_of(f),
-			 jv_string("metrics"), metrics_of(f),
-			 jv_string("attributes"), attributes(replay, f, policy, diagnosis));
+	for (size_t i = 0; i < n; i++) {
+		v.accepted = v.accepted && judged[i].held;
+		int collects = !strcmp(judged[i].name, "collection_completed") ||
+			       !strcmp(judged[i].name, "execution_completed");
+		v.uncollected = v.uncollected || (!judged[i].held && collects);
+	}
+	/* the label task_outcome is "skipped" for a skipped case, and for an
+	 * outcome workload whose status is "skipped" */
+	v.skipped = f->kind == CASE_SKIPPED ||
+		    (f->kind == CASE_OUTCOME && view_str_is(f->status, "skipped"));
+	verdict_of(&v, &code);
+	return code;
 }
 
-jv case_document(jv kase, const char *prefix)
+void case_write(struct json_out *o, const struct case_input *in, int *code)
 {
-	jv experiment = jv_string_fmt("%s:%s", prefix, json_str(kase, "name"));
+	const struct facts *f = in->f;
+	struct judgement judged[ASSERTIONS_MAX];
+	struct view id = view_at(f->replay, "task.id");
+	int members = 0;
 
-	return JV_OBJECT(jv_string("schema"), jv_string(SCHEMA_EVALUATION),
-			 jv_string("experiment"), experiment,
-			 jv_string("cases"), JV_ARRAY(kase));
+	json_out_bytes(o, "{\"schema\":", 10);
+	json_out_cstring(o, SCHEMA_EVALUATION);
+	json_out_bytes(o, ",\"experiment\":", 14);
+	char *experiment = text_fmt("%s:%s", in->prefix, view_cstr(id));
+	json_out_cstring(o, experiment);
+	free(experiment);
+	json_out_bytes(o, ",\"cases\":[{", 11);
+	key_value(o, "name", id, &members);
+	json_out_key(o, "assertions", &members);
+	size_t n = assertions_write(o, f, judged);
+	json_out_key(o, "scores", &members);
+	scores_write(o, f);
+	json_out_key(o, "labels", &members);
+	labels_write(o, f);
+	json_out_key(o, "metrics", &members);
+	metrics_write(o, f);
+	json_out_key(o, "attributes", &members);
+	attributes(o, in, judged, n);
+	json_out_bytes(o, "}]}", 3);
+	*code = exit_code(f, judged, n, in->stale);
 }

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "diagnosis.h"
-#include "json.h"
+#include "entry.h"
+#include "err.h"
 #include "memory.h"
-#include "probe.h"
 #include "text.h"
 
 /* ---- bounded text ---- */
@@ -20,31 +20,42 @@ static size_t char_start(const char *s, size_t i)
 	return i;
 }
 
-/* s[from, to) with "…" where it was cut, at most DIAGNOSIS_TEXT_MAX bytes
- * of s, cut on character boundaries. */
-static jv window(const char *s, size_t n, size_t from, size_t to)
+/* s[from, to) as a JSON string with "…" where it was cut, at most
+ * DIAGNOSIS_TEXT_MAX bytes of s, cut on character boundaries. */
+static void write_window(struct json_out *o, const char *s, size_t n, size_t from, size_t to)
 {
+	static const char ellipsis[] = "…";
+	char text[DIAGNOSIS_TEXT_MAX + 2 * sizeof ellipsis];
+	size_t len = 0;
+
 	if (to > n)
 		to = n;
 	if (to - from > DIAGNOSIS_TEXT_MAX)
 		to = from + DIAGNOSIS_TEXT_MAX;
 	from = char_start(s, from);
 	to = to < n ? char_start(s, to) : n;
-	jv out = jv_string_fmt("%s%.*s%s", from > 0 ? "…" : "", (int)(to - from), s + from,
-			       to < n ? "…" : "");
-	return out;
+	if (from > 0)
+		memcpy(text, ellipsis, sizeof ellipsis - 1), len += sizeof ellipsis - 1;
+	memcpy(text + len, s + from, to - from);
+	len += to - from;
+	if (to < n)
+		memcpy(text + len, ellipsis, sizeof ellipsis - 1), len += sizeof ellipsis - 1;
+	json_out_string(o, text, len);
 }
 
-/* The text (borrowed, a JSON string), redacted, then cut to its start; null
- * for anything else. */
-static jv clipped(const struct redactor *red, jv text)
+/* The text (a string, read to its first NUL), redacted, then cut to its
+ * start; null for anything else. */
+static void write_clipped(struct json_out *o, const struct redactor *red, struct view text)
 {
-	if (jv_get_kind(text) != JV_KIND_STRING)
-		return jv_null();
-	char *plain = redact_string(red, jv_string_value(text));
-	jv out = window(plain, strlen(plain), 0, DIAGNOSIS_TEXT_MAX);
+	const char *s = view_cstr(text);
+
+	if (!s) {
+		json_out_bytes(o, "null", 4);
+		return;
+	}
+	char *plain = redact_string(red, s);
+	write_window(o, plain, strlen(plain), 0, DIAGNOSIS_TEXT_MAX);
 	free(plain);
-	return out;
 }
 
 static int same_folded(char a, char b)
@@ -67,370 +78,531 @@ static size_t find_folded(const char *hay, size_t n, const char *needle)
 	return n;
 }
 
-/* Whether the JSON string text (borrowed) holds fragment (borrowed). */
-static int holds(enum text_fold how, jv text, jv fragment)
+/* The redacted text around the first of the n fragments found in it, else
+ * its start: a third of the window before the match; null for no text. */
+static void write_excerpt(struct json_out *o, const struct redactor *red, struct view text,
+			  const struct view *fragments, size_t count)
 {
-	jv one = JV_ARRAY(jv_copy(fragment));
-	int found =
-		jv_get_kind(text) == JV_KIND_STRING && text_fragments_found(how, text, one) == 1;
+	const char *s = view_cstr(text);
 
-	jv_free(one);
-	return found;
-}
-
-/* The redacted text (borrowed) around the first of fragments (borrowed)
- * found in it, else its start: a third of the window before the match. */
-static jv excerpt_around(const struct redactor *red, jv text, jv fragments)
-{
-	if (jv_get_kind(text) != JV_KIND_STRING)
-		return jv_null();
-	char *plain = redact_string(red, jv_string_value(text));
+	if (!s) {
+		json_out_bytes(o, "null", 4);
+		return;
+	}
+	char *plain = redact_string(red, s);
 	size_t n = strlen(plain), at = n;
 
-	jv_array_foreach(fragments, i, frag) {
-		if (at == n && jv_get_kind(frag) == JV_KIND_STRING)
-			at = find_folded(plain, n, jv_string_value(frag));
-		jv_free(frag);
-	}
+	for (size_t i = 0; i < count && at == n; i++)
+		if (view_cstr(fragments[i]))
+			at = find_folded(plain, n, view_cstr(fragments[i]));
 	size_t from = at == n || at < DIAGNOSIS_TEXT_MAX / 3 ? 0 : at - DIAGNOSIS_TEXT_MAX / 3;
-	jv out = window(plain, n, from, from + DIAGNOSIS_TEXT_MAX);
+	write_window(o, plain, n, from, from + DIAGNOSIS_TEXT_MAX);
 	free(plain);
-	return out;
 }
 
-/* obj with key set to the first DIAGNOSIS_LIST_MAX items of list
- * (consumed) and, when there were more, "<key>_more" to their count. */
-static jv set_capped(jv obj, const char *key, jv list)
+/* ---- lists of at most DIAGNOSIS_LIST_MAX items ---- */
+
+/* key: the first DIAGNOSIS_LIST_MAX items, and when there were more,
+ * "<key>_more": their count.  Each item is offered (capped_item says
+ * whether to write it) and counted. */
+struct capped {
+	struct json_out *o;
+	const char *key;
+	int *members; /* of the object the list is in */
+	int count;
+};
+
+static struct capped capped_open(struct json_out *o, const char *key, int *members)
 {
-	int n = jv_array_length(jv_copy(list));
-
-	if (n <= DIAGNOSIS_LIST_MAX)
-		return jv_object_set(obj, jv_string(key), list);
-	obj = jv_object_set(obj, jv_string(key), jv_array_slice(list, 0, DIAGNOSIS_LIST_MAX));
-	return jv_object_set(obj, jv_string_fmt("%s_more", key), jv_number(n - DIAGNOSIS_LIST_MAX));
+	json_out_key(o, key, members);
+	json_out_bytes(o, "[", 1);
+	return (struct capped){ o, key, members, 0 };
 }
 
-static jv diagnosis(jv expected, jv actual)
+/* Whether the next item is written: a comma is then written before it. */
+static int capped_item(struct capped *c)
 {
-	return JV_OBJECT(jv_string("expected"), expected, jv_string("actual"), actual);
+	if (c->count++ >= DIAGNOSIS_LIST_MAX)
+		return 0;
+	if (c->count > 1)
+		json_out_bytes(c->o, ",", 1);
+	return 1;
 }
 
-static jv with_evidence(const struct diagnosis_input *in, jv d, jv evidence)
+static void capped_close(struct capped *c)
+{
+	json_out_bytes(c->o, "]", 1);
+	if (c->count <= DIAGNOSIS_LIST_MAX)
+		return;
+	char key[64];
+	snprintf(key, sizeof key, "%s_more", c->key);
+	json_out_key(c->o, key, c->members);
+	json_out_number(c->o, c->count - DIAGNOSIS_LIST_MAX);
+}
+
+/* ---- the parts of a diagnosis ---- */
+
+static void key_value(struct json_out *o, const char *key, struct view v, int *members)
+{
+	json_out_key(o, key, members);
+	view_write(o, v, JSON_COMPACT);
+}
+
+static void key_number(struct json_out *o, const char *key, double x, int *members)
+{
+	json_out_key(o, key, members);
+	json_out_number(o, x);
+}
+
+/* {"<key>": x} */
+static void one_number(struct json_out *o, const char *key, double x)
+{
+	int members = 0;
+
+	json_out_bytes(o, "{", 1);
+	key_number(o, key, x, &members);
+	json_out_bytes(o, "}", 1);
+}
+
+/* {"<key>": v} */
+static void one_value(struct json_out *o, const char *key, struct view v)
+{
+	int members = 0;
+
+	json_out_bytes(o, "{", 1);
+	key_value(o, key, v, &members);
+	json_out_bytes(o, "}", 1);
+}
+
+/* A diagnosis is {"expected": …, "actual": …[, "evidence": {…}]}: these
+ * open it and write its parts in turn. */
+static void expected(struct json_out *o)
+{
+	json_out_bytes(o, "{\"expected\":", 12);
+}
+
+static void actual(struct json_out *o)
+{
+	json_out_bytes(o, ",\"actual\":", 10);
+}
+
+/* Opens the evidence, 1, when the assertion does not hold; else closes
+ * the diagnosis, 0. */
+static int evidence(struct json_out *o, const struct diagnosis_input *in)
 {
 	if (in->held) {
-		jv_free(evidence);
-		return d;
+		json_out_bytes(o, "}", 1);
+		return 0;
 	}
-	return jv_object_set(d, jv_string("evidence"), evidence);
+	json_out_bytes(o, ",\"evidence\":{", 13);
+	return 1;
 }
 
-static jv number(double x)
+static void evidence_close(struct json_out *o)
 {
-	return jv_number(x);
+	json_out_bytes(o, "}}", 2);
 }
 
 /* ---- outcome and skipped cases ---- */
 
 /* What Harbor recorded of the run: its rewards and its exception. */
-static jv harbor_evidence(const struct diagnosis_input *in)
+static void harbor_evidence(struct json_out *o, const struct diagnosis_input *in, int *members)
 {
-	jv harbor = json_get(in->replay, "harbor");
-	jv message = json_get(harbor, "exception_message");
-	jv out = JV_OBJECT(jv_string("rewards"), json_get(harbor, "rewards"),
-			   jv_string("exception_type"), json_get(harbor, "exception_type"),
-			   jv_string("exception_message"), clipped(in->red, message));
+	struct view harbor = view_get(in->replay, "harbor");
 
-	jv_free(message);
-	jv_free(harbor);
-	return out;
+	key_value(o, "rewards", view_get(harbor, "rewards"), members);
+	key_value(o, "exception_type", view_get(harbor, "exception_type"), members);
+	json_out_key(o, "exception_message", members);
+	write_clipped(o, in->red, view_get(harbor, "exception_message"));
 }
 
-static jv errors_clipped(const struct diagnosis_input *in, jv errors)
+void diagnose_execution_outcome(struct json_out *o, const struct diagnosis_input *in)
 {
-	jv out = jv_array();
+	const struct outcome_facts *out = &in->f->outcome;
+	int skip = view_str_is(out->expected_status, "skipped");
+	int want = view_str_is(out->expected_status, "completed"), members = 0;
 
-	jv_array_foreach(errors, i, err) {
-		out = jv_array_append(out, clipped(in->red, err));
-		jv_free(err);
-	}
-	return out;
+	expected(o);
+	json_out_bytes(o, "{", 1);
+	key_value(o, "status", out->expected_status, &members);
+	json_out_key(o, "reward", &members);
+	if (skip)
+		json_out_bytes(o, "null", 4);
+	else
+		json_out_number(o, want);
+	json_out_bytes(o, "}", 1);
+	actual(o);
+	members = 0;
+	json_out_bytes(o, "{", 1);
+	key_value(o, "status", in->f->status, &members);
+	key_value(o, "reward", out->reward, &members);
+	json_out_bytes(o, "}", 1);
+	if (!evidence(o, in))
+		return;
+	members = 0;
+	harbor_evidence(o, in, &members);
+	key_value(o, "policy", view_at(in->replay, "task.evaluation.expected_execution"),
+		  &members);
+	evidence_close(o);
 }
 
-jv diagnose_execution_outcome(const struct diagnosis_input *in)
+void diagnose_execution_completed(struct json_out *o, const struct diagnosis_input *in)
 {
-	const struct outcome_facts *o = &in->f->outcome;
-	int skip = !strcmp(jv_string_value(o->expected_status), "skipped");
-	int want = !strcmp(jv_string_value(o->expected_status), "completed");
-	jv expected = JV_OBJECT(jv_string("status"), jv_copy(o->expected_status),
-				jv_string("reward"), skip ? jv_null() : number(want));
-	jv actual = JV_OBJECT(jv_string("status"), jv_copy(in->f->status),
-			      jv_string("reward"), jv_copy(o->reward));
-	jv evidence = jv_object_set(harbor_evidence(in), jv_string("policy"),
-				    json_at(in->replay, "task.evaluation.expected_execution"));
-
-	return with_evidence(in, diagnosis(expected, actual), evidence);
-}
-
-jv diagnose_execution_completed(const struct diagnosis_input *in)
-{
-	jv evidence = JV_OBJECT(jv_string("why"),
-				jv_string("an earlier task of its batch stopped the shared "
-					  "Harbor trial (fail-fast)"));
-
-	return with_evidence(in, diagnosis(jv_string("completed"), jv_copy(in->f->status)),
-			     evidence);
+	expected(o);
+	json_out_bytes(o, "\"completed\"", 11);
+	actual(o);
+	view_write(o, in->f->status, JSON_COMPACT);
+	if (!evidence(o, in))
+		return;
+	json_out_bytes(o, "\"why\":", 6);
+	json_out_cstring(o, "an earlier task of its batch stopped the shared Harbor trial "
+			    "(fail-fast)");
+	evidence_close(o);
 }
 
 /* ---- Memory cases ---- */
 
-jv diagnose_collection_completed(const struct diagnosis_input *in)
+void diagnose_collection_completed(struct json_out *o, const struct diagnosis_input *in)
 {
-	jv expected = JV_OBJECT(jv_string("status"), jv_string("completed"));
-	jv actual = JV_OBJECT(jv_string("status"), jv_copy(in->f->status));
-	jv evidence = set_capped(harbor_evidence(in), "errors", errors_clipped(in, in->f->errors));
+	struct view_items errors = view_items(in->f->errors);
+	struct view err;
+	int members = 0;
 
-	return with_evidence(in, diagnosis(expected, actual), evidence);
+	expected(o);
+	json_out_bytes(o, "{\"status\":\"completed\"}", 22);
+	actual(o);
+	one_value(o, "status", in->f->status);
+	if (!evidence(o, in))
+		return;
+	harbor_evidence(o, in, &members);
+	struct capped list = capped_open(o, "errors", &members);
+	while (view_next(&errors, &err))
+		if (capped_item(&list))
+			write_clipped(o, in->red, err);
+	capped_close(&list);
+	evidence_close(o);
 }
 
-jv diagnose_task_provenance(const struct diagnosis_input *in)
+void diagnose_task_provenance(struct json_out *o, const struct diagnosis_input *in)
 {
-	jv evidence = JV_OBJECT(jv_string("task"), json_at(in->replay, "task.dataset"));
-
-	return with_evidence(in,
-			     diagnosis(JV_OBJECT(jv_string("checksum"),
-						 jv_copy(in->f->dataset_checksum)),
-				       JV_OBJECT(jv_string("checksum"),
-						 jv_copy(in->f->observed_checksum))),
-			     evidence);
+	expected(o);
+	one_value(o, "checksum", in->f->dataset_checksum);
+	actual(o);
+	one_value(o, "checksum", in->f->observed_checksum);
+	if (!evidence(o, in))
+		return;
+	json_out_bytes(o, "\"task\":", 7);
+	view_write(o, view_at(in->replay, "task.dataset"), JSON_COMPACT);
+	evidence_close(o);
 }
 
-jv diagnose_native_acp(const struct diagnosis_input *in)
-{
-	jv recorded = jv_array();
-	jv artifacts = json_at(in->replay, "native_artifacts");
-
-	jv_array_foreach(artifacts, i, a) {
-		recorded = jv_array_append(recorded, json_get(a, "name"));
-		jv_free(a);
-	}
-	jv_free(artifacts);
-	return with_evidence(in,
-			     diagnosis(JV_OBJECT(jv_string("missing"), jv_array()),
-				       JV_OBJECT(jv_string("missing"),
-						 jv_copy(in->f->native.missing))),
-			     set_capped(jv_object(), "recorded", recorded));
-}
-
-jv diagnose_instructions(const struct diagnosis_input *in)
+void diagnose_native_acp(struct json_out *o, const struct diagnosis_input *in)
 {
 	const struct native_facts *n = &in->f->native;
+	struct view_items artifacts = view_items(view_get(in->replay, "native_artifacts"));
+	struct view a;
+	int members = 0;
 
-	return diagnosis(JV_OBJECT(jv_string("instructions"), number(n->summaries)),
-			 JV_OBJECT(jv_string("instructions"), number(n->instructions),
-				   jv_string("entries"), number(n->instruction_entries)));
+	expected(o);
+	json_out_bytes(o, "{\"missing\":[]}", 14);
+	actual(o);
+	json_out_bytes(o, "{\"missing\":[", 12);
+	for (int i = 0; i < n->n_missing; i++) {
+		if (i)
+			json_out_bytes(o, ",", 1);
+		json_out_cstring(o, n->missing[i]);
+	}
+	json_out_bytes(o, "]}", 2);
+	if (!evidence(o, in))
+		return;
+	struct capped list = capped_open(o, "recorded", &members);
+	while (view_next(&artifacts, &a))
+		if (capped_item(&list))
+			view_write(o, view_get(a, "name"), JSON_COMPACT);
+	capped_close(&list);
+	evidence_close(o);
 }
 
-jv diagnose_capture_coverage(const struct diagnosis_input *in)
+void diagnose_instructions(struct json_out *o, const struct diagnosis_input *in)
+{
+	const struct native_facts *n = &in->f->native;
+	int members = 0;
+
+	expected(o);
+	one_number(o, "instructions", n->summaries);
+	actual(o);
+	json_out_bytes(o, "{", 1);
+	key_number(o, "instructions", n->instructions, &members);
+	key_number(o, "entries", n->instruction_entries, &members);
+	json_out_bytes(o, "}}", 2);
+}
+
+void diagnose_capture_coverage(struct json_out *o, const struct diagnosis_input *in)
 {
 	const struct capture_facts *c = &in->f->captures;
-	jv records = json_at(in->replay, "capture_records"), missed = jv_array();
+	struct view_items records = view_items(view_get(in->replay, "capture_records"));
+	struct view rec;
+	int members = 0;
 
-	jv_array_foreach(records, i, rec) {
-		if (memory_record_eligible(rec) && !json_str_is(rec, "status", "captured"))
-			missed = jv_array_append(
-				missed, JV_OBJECT(jv_string("event"), json_get(rec, "event"),
-						  jv_string("sequence"), json_get(rec, "sequence"),
-						  jv_string("status"), json_get(rec, "status")));
-		jv_free(rec);
-	}
-	jv_free(records);
-	jv actual = JV_OBJECT(jv_string("coverage"), number(c->coverage),
-			      jv_string("captured"), number(c->captured),
-			      jv_string("eligible"), number(c->eligible));
-	return with_evidence(in,
-			     diagnosis(JV_OBJECT(jv_string("coverage"),
-						 number(in->f->thresholds.capture_coverage)),
-				       actual),
-			     set_capped(jv_object(), "not_captured", missed));
+	expected(o);
+	one_number(o, "coverage", in->f->thresholds.capture_coverage);
+	actual(o);
+	json_out_bytes(o, "{", 1);
+	key_number(o, "coverage", c->coverage, &members);
+	key_number(o, "captured", c->captured, &members);
+	key_number(o, "eligible", c->eligible, &members);
+	json_out_bytes(o, "}", 1);
+	if (!evidence(o, in))
+		return;
+	members = 0;
+	struct capped list = capped_open(o, "not_captured", &members);
+	while (view_next(&records, &rec))
+		if (memory_record_eligible(rec) &&
+		    !view_str_is(view_get(rec, "status"), "captured") &&
+		    capped_item(&list)) {
+			int fields = 0;
+			json_out_bytes(o, "{", 1);
+			key_value(o, "event", view_get(rec, "event"), &fields);
+			key_value(o, "sequence", view_get(rec, "sequence"), &fields);
+			key_value(o, "status", view_get(rec, "status"), &fields);
+			json_out_bytes(o, "}", 1);
+		}
+	capped_close(&list);
+	evidence_close(o);
 }
 
-jv diagnose_memory_created(const struct diagnosis_input *in)
+void diagnose_memory_created(struct json_out *o, const struct diagnosis_input *in)
 {
 	const struct facts *f = in->f;
-	jv expected = JV_OBJECT(jv_string("created_at_least"), number(1),
-				jv_string("checkpoints_at_least"),
-				number(f->thresholds.require_checkpoint ? 1 : 0));
-	jv actual = JV_OBJECT(jv_string("created"), number(f->memory.created),
-			      jv_string("checkpoints"), number(f->captures.completed_checkpoints),
-			      jv_string("entries_before"), number(f->memory.before),
-			      jv_string("entries_after"), number(f->memory.after));
+	int members = 0;
 
-	return diagnosis(expected, actual);
+	expected(o);
+	json_out_bytes(o, "{", 1);
+	key_number(o, "created_at_least", 1, &members);
+	key_number(o, "checkpoints_at_least", f->thresholds.require_checkpoint ? 1 : 0, &members);
+	json_out_bytes(o, "}", 1);
+	actual(o);
+	members = 0;
+	json_out_bytes(o, "{", 1);
+	key_number(o, "created", f->memory.created, &members);
+	key_number(o, "checkpoints", f->captures.completed_checkpoints, &members);
+	key_number(o, "entries_before", f->memory.before, &members);
+	key_number(o, "entries_after", f->memory.after, &members);
+	json_out_bytes(o, "}}", 2);
 }
 
-/* An entry's cited Sources, and those of them no captured record has. */
-static jv entry_citations(jv entry, jv captured)
+/* Whether captured holds the id, the whole string (a jv key lookup). */
+static int captured_whole(const struct source_ids *captured, struct view id)
 {
-	jv refs = memory_entry_sources(entry), cited = jv_array(), uncaptured = jv_array();
+	size_t n;
+	const char *s = view_str(id, &n);
 
-	jv_array_foreach(refs, i, ref) {
-		jv id = json_get(ref, "source_id");
-		if (jv_get_kind(id) == JV_KIND_STRING &&
-		    !jv_object_has(jv_copy(captured), jv_copy(id)))
-			uncaptured = jv_array_append(uncaptured, jv_copy(id));
-		cited = jv_array_append(cited, id);
-		jv_free(ref);
-	}
-	jv_free(refs);
-	return JV_OBJECT(jv_string("cites"), cited, jv_string("not_captured"), uncaptured);
+	return s && strlen(s) == n && memory_captured(captured, s);
 }
 
-jv diagnose_memory_grounded(const struct diagnosis_input *in)
+/* An entry's cited Sources, those of them no captured record has, and its
+ * text. */
+static void write_citations(struct json_out *o, const struct diagnosis_input *in,
+			    struct view entry, const struct source_ids *captured)
+{
+	struct view sources = memory_entry_sources(entry), ref;
+	struct view_items refs = view_items(sources);
+	int first = 1;
+
+	json_out_bytes(o, "{\"cites\":[", 10);
+	while (view_next(&refs, &ref)) {
+		if (!first)
+			json_out_bytes(o, ",", 1);
+		first = 0;
+		view_write(o, view_get(ref, "source_id"), JSON_COMPACT);
+	}
+	json_out_bytes(o, "],\"not_captured\":[", 18);
+	first = 1;
+	for (refs = view_items(sources); view_next(&refs, &ref);) {
+		struct view id = view_get(ref, "source_id");
+		if (!view_cstr(id) || captured_whole(captured, id))
+			continue;
+		if (!first)
+			json_out_bytes(o, ",", 1);
+		first = 0;
+		view_write(o, id, JSON_COMPACT);
+	}
+	json_out_bytes(o, "],\"text\":", 9);
+	write_clipped(o, in->red, view_get(entry, "text"));
+	json_out_bytes(o, "}", 1);
+}
+
+void diagnose_memory_grounded(struct json_out *o, const struct diagnosis_input *in)
 {
 	const struct memory_facts *m = &in->f->memory;
-	struct capture_facts counted = { 0 };
-	jv created = memory_created_entries(in->replay), captured, ungrounded = jv_array();
+	int members = 0;
 
+	expected(o);
+	one_number(o, "groundedness", in->f->thresholds.groundedness);
+	actual(o);
+	json_out_bytes(o, "{", 1);
+	key_number(o, "groundedness", m->groundedness, &members);
+	key_number(o, "grounded", m->grounded, &members);
+	key_number(o, "created", m->created, &members);
+	json_out_bytes(o, "}", 1);
+	if (!evidence(o, in))
+		return;
 	/* the entries the groundedness counted: created ones, by its rule */
+	struct capture_facts counted = { 0 };
+	struct source_ids captured;
+	size_t n;
+	struct view *created = memory_created_entries(in->replay, &n);
 	memory_count_captures(in->replay, &counted, &captured);
-	jv_array_foreach(created, i, entry) {
-		if (!memory_entry_grounded(entry, captured)) {
-			jv text = json_get(entry, "text");
-			jv c = jv_object_set(entry_citations(entry, captured), jv_string("text"),
-					     clipped(in->red, text));
-			ungrounded = jv_array_append(ungrounded, c);
-			jv_free(text);
-		}
-		jv_free(entry);
-	}
-	jv_free(created);
-	jv_free(captured);
-	jv actual = JV_OBJECT(jv_string("groundedness"), number(m->groundedness),
-			      jv_string("grounded"), number(m->grounded),
-			      jv_string("created"), number(m->created));
-	return with_evidence(in,
-			     diagnosis(JV_OBJECT(jv_string("groundedness"),
-						 number(in->f->thresholds.groundedness)),
-				       actual),
-			     set_capped(jv_object(), "ungrounded", ungrounded));
+	members = 0;
+	struct capped list = capped_open(o, "ungrounded", &members);
+	for (size_t i = 0; i < n; i++)
+		if (!memory_entry_grounded(created[i], &captured) && capped_item(&list))
+			write_citations(o, in, created[i], &captured);
+	capped_close(&list);
+	evidence_close(o);
+	source_ids_free(&captured);
+	free(created);
 }
 
-/* One probe as its evidence: its query, the context's status and size,
- * which of the fragments (borrowed) it holds and which not, and an
- * excerpt around the first found (or its start). */
-static jv probe_evidence(const struct diagnosis_input *in, jv spec, jv fragments, const char *key)
-{
-	jv id = json_get(spec, "id"), observed = json_at(in->replay, "probes");
-	jv probe = memory_find_probe(observed, id);
-	jv content = json_at(probe, "prepared_context.content");
-	jv found = jv_array(), missing = jv_array();
+/* One probe as its evidence, when keep says so: its query, the context's
+ * status and size, which of the spec's fragments under spec_key it holds
+ * (under key) and which not, and an excerpt around the first found (or its
+ * start).  Keep is told the counts of both and whether the context is
+ * ready. */
+struct probe_lists {
+	const char *spec_key, *key;
+	int (*keep)(size_t found, size_t missing, int ready);
+};
 
-	jv_array_foreach(fragments, i, frag) {
-		if (holds(TEXT_FOLD_NFC, content, frag))
-			found = jv_array_append(found, frag);
-		else
-			missing = jv_array_append(missing, frag);
+static void offer_probe(struct json_out *o, const struct diagnosis_input *in, struct view spec,
+			const struct probe_lists *how, struct capped *list)
+{
+	struct view spec_fragments = view_get(spec, how->spec_key);
+	size_t n, found = 0;
+
+	if (!view_items(spec_fragments).n)
+		return;
+	struct view *fragments = entry_items(spec_fragments, &n);
+	struct view id = view_get(spec, "id");
+	struct view probe = memory_find_probe(view_get(in->replay, "probes"), id);
+	struct view content = view_at(probe, "prepared_context.content");
+	struct view status = view_at(probe, "prepared_context.status");
+	char *held = pc_xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		found += held[i] = (char)memory_holds(TEXT_FOLD_NFC, content, fragments[i]);
+	if (how->keep(found, n - found, view_str_is(status, "ready")) && capped_item(list)) {
+		size_t bytes;
+		int members = 0;
+		json_out_bytes(o, "{", 1);
+		key_value(o, "id", id, &members);
+		json_out_key(o, "query", &members);
+		write_clipped(o, in->red, view_get(probe, "query"));
+		key_value(o, "status", status, &members);
+		key_number(o, "bytes", view_str(content, &bytes) ? (double)bytes : 0, &members);
+		for (int want = 1; want >= 0; want--) {
+			if (!want && strcmp(how->key, "found"))
+				break;
+			json_out_key(o, want ? how->key : "missing", &members);
+			json_out_bytes(o, "[", 1);
+			for (size_t i = 0, first = 1; i < n; i++)
+				if (held[i] == want) {
+					if (!first)
+						json_out_bytes(o, ",", 1);
+					first = 0;
+					view_write(o, fragments[i], JSON_COMPACT);
+				}
+			json_out_bytes(o, "]", 1);
+		}
+		json_out_key(o, "excerpt", &members);
+		write_excerpt(o, in->red, content, fragments, n);
+		json_out_bytes(o, "}", 1);
 	}
-	jv query = json_get(probe, "query");
-	jv out = JV_OBJECT(jv_string("id"), id,
-			   jv_string("query"), clipped(in->red, query),
-			   jv_string("status"), json_at(probe, "prepared_context.status"),
-			   jv_string("bytes"),
-			   jv_get_kind(content) == JV_KIND_STRING
-				   ? number(jv_string_length_bytes(jv_copy(content)))
-				   : number(0),
-			   jv_string(key), found);
-	if (!strcmp(key, "found"))
-		out = jv_object_set(out, jv_string("missing"), missing);
-	else
-		jv_free(missing);
-	out = jv_object_set(out, jv_string("excerpt"), excerpt_around(in->red, content, fragments));
-	jv_free(query);
-	jv_free(content);
-	jv_free(probe);
-	jv_free(observed);
-	return out;
+	free(held);
+	free(fragments);
 }
 
-/* Each probe whose spec (borrowed) has fragments under key and that keep
- * is true of, as evidence. */
-static jv probes_evidence(const struct diagnosis_input *in, const char *spec_key,
-			  const char *evidence_key, int (*keep)(jv evidence))
+/* Each probe whose spec has fragments under how->spec_key, kept by
+ * how->keep, as the evidence's "probes". */
+static void probes_evidence(struct json_out *o, const struct diagnosis_input *in,
+			    const struct probe_lists *how)
 {
-	jv specs = json_at(in->replay, "task.evaluation.probes"), out = jv_array();
+	struct view_items specs = view_items(view_at(in->replay, "task.evaluation.probes"));
+	struct view spec;
+	int members = 0;
+	struct capped list = capped_open(o, "probes", &members);
 
-	jv_array_foreach(specs, i, spec) {
-		jv fragments = json_get(spec, spec_key);
-		if (jv_get_kind(fragments) == JV_KIND_ARRAY &&
-		    jv_array_length(jv_copy(fragments)) > 0) {
-			jv e = probe_evidence(in, spec, fragments, evidence_key);
-			if (keep(e))
-				out = jv_array_append(out, e);
-			else
-				jv_free(e);
-		}
-		jv_free(fragments);
-		jv_free(spec);
-	}
-	jv_free(specs);
-	return out;
+	while (view_next(&specs, &spec))
+		offer_probe(o, in, spec, how, &list);
+	capped_close(&list);
 }
 
 /* A probe is unsupported when a fragment is missing or its context is not
  * ready (a forbidden match also unsupports it: forbidden_context_absent
  * says which). */
-static int unsupported(jv e)
+static int unsupported(size_t found, size_t missing, int ready)
 {
-	return jv_array_length(json_get(e, "missing")) > 0 || !json_str_is(e, "status", "ready");
+	(void)found;
+	return missing > 0 || !ready;
 }
 
-static int matched_forbidden(jv e)
+static int matched_forbidden(size_t found, size_t missing, int ready)
 {
-	return jv_array_length(json_get(e, "matched")) > 0;
+	(void)missing, (void)ready;
+	return found > 0;
 }
 
-jv diagnose_probes_supported(const struct diagnosis_input *in)
+void diagnose_probes_supported(struct json_out *o, const struct diagnosis_input *in)
 {
+	static const struct probe_lists how = { "expected_context", "found", unsupported };
 	const struct probe_facts *p = &in->f->probes;
-	jv actual = JV_OBJECT(jv_string("coverage"), number(p->coverage),
-			      jv_string("supported"), number(p->supported),
-			      jv_string("positive"), number(p->positive));
-	jv d = diagnosis(JV_OBJECT(jv_string("coverage"), number(in->f->thresholds.probe_coverage)),
-			 actual);
+	int members = 0;
 
-	if (in->held)
-		return d;
-	return with_evidence(in, d,
-			     set_capped(jv_object(), "probes",
-					probes_evidence(in, "expected_context", "found",
-							unsupported)));
+	expected(o);
+	one_number(o, "coverage", in->f->thresholds.probe_coverage);
+	actual(o);
+	json_out_bytes(o, "{", 1);
+	key_number(o, "coverage", p->coverage, &members);
+	key_number(o, "supported", p->supported, &members);
+	key_number(o, "positive", p->positive, &members);
+	json_out_bytes(o, "}", 1);
+	if (!evidence(o, in))
+		return;
+	probes_evidence(o, in, &how);
+	evidence_close(o);
 }
 
-jv diagnose_recalled_during_run(const struct diagnosis_input *in)
+void diagnose_recalled_during_run(struct json_out *o, const struct diagnosis_input *in)
 {
-	jv records = json_at(in->replay, "capture_records"), contexts = jv_array();
+	struct view_items records = view_items(view_get(in->replay, "capture_records"));
+	struct view rec;
+	int members = 0;
 
-	jv_array_foreach(records, i, rec) {
-		if (json_str_is(rec, "event", "context")) {
-			jv context = JV_OBJECT(jv_string("status"), json_get(rec, "status"),
-					       jv_string("bytes"), json_get(rec, "content_bytes"));
-			contexts = jv_array_append(contexts, context);
+	expected(o);
+	one_number(o, "in_run_contexts", in->f->thresholds.in_run_contexts);
+	actual(o);
+	one_number(o, "in_run_contexts", in->f->captures.in_run_contexts);
+	if (!evidence(o, in))
+		return;
+	struct capped list = capped_open(o, "contexts", &members);
+	while (view_next(&records, &rec))
+		if (view_str_is(view_get(rec, "event"), "context") && capped_item(&list)) {
+			int fields = 0;
+			json_out_bytes(o, "{", 1);
+			key_value(o, "status", view_get(rec, "status"), &fields);
+			key_value(o, "bytes", view_get(rec, "content_bytes"), &fields);
+			json_out_bytes(o, "}", 1);
 		}
-		jv_free(rec);
-	}
-	jv_free(records);
-	return with_evidence(in,
-			     diagnosis(JV_OBJECT(jv_string("in_run_contexts"),
-						 number(in->f->thresholds.in_run_contexts)),
-				       JV_OBJECT(jv_string("in_run_contexts"),
-						 number(in->f->captures.in_run_contexts))),
-			     set_capped(jv_object(), "contexts", contexts));
+	capped_close(&list);
+	evidence_close(o);
 }
 
-jv diagnose_scope_empty(const struct diagnosis_input *in)
+void diagnose_scope_empty(struct json_out *o, const struct diagnosis_input *in)
 {
-	return diagnosis(JV_OBJECT(jv_string("entries_before"), number(0)),
-			 JV_OBJECT(jv_string("entries_before"), number(in->f->memory.before)));
+	expected(o);
+	one_number(o, "entries_before", 0);
+	actual(o);
+	one_number(o, "entries_before", in->f->memory.before);
+	json_out_bytes(o, "}", 1);
 }
 
 /* How many of the words of fragment (ASCII, folded) text holds: the
@@ -454,86 +626,102 @@ static int shared_words(const char *fragment, const char *text, size_t n)
 	return shared;
 }
 
-/* Each expected fragment (borrowed) and the entry that holds it, else the
- * nearest entry's text. */
-static jv fragment_holder(const struct diagnosis_input *in, jv fragment, jv entries)
+/* An expected fragment and the entry that holds it, else the nearest
+ * entry's text. */
+static void write_holder(struct json_out *o, const struct diagnosis_input *in,
+			 struct view fragment, struct view entries)
 {
-	jv holder = jv_null(), nearest = jv_null();
-	int best = 0;
+	struct view_items items = view_items(entries);
+	struct view entry, holder = { 0 }, nearest = { 0 };
+	int best = 0, members = 0;
+	size_t n;
 
-	jv_array_foreach(entries, i, entry) {
-		jv text = json_get(entry, "text");
-		if (jv_get_kind(text) == JV_KIND_STRING) {
-			int held = jv_get_kind(holder) == JV_KIND_NULL &&
-				   holds(TEXT_FOLD, text, fragment);
-			int shared = shared_words(jv_string_value(fragment), jv_string_value(text),
-						  (size_t)jv_string_length_bytes(jv_copy(text)));
-			if (held) {
-				jv one = JV_ARRAY(jv_copy(fragment));
-				holder = excerpt_around(in->red, text, one);
-				jv_free(one);
-			} else if (shared > best) {
-				best = shared;
-				jv_free(nearest);
-				nearest = clipped(in->red, text);
-			}
+	while (view_next(&items, &entry)) {
+		struct view text = view_get(entry, "text");
+		const char *t = view_str(text, &n);
+		if (!t)
+			continue;
+		int held = !holder.v && memory_holds(TEXT_FOLD, text, fragment);
+		int shared = shared_words(view_cstr(fragment), view_cstr(text), n);
+		if (held)
+			holder = text;
+		else if (shared > best) {
+			best = shared;
+			nearest = text;
 		}
-		jv_free(text);
-		jv_free(entry);
 	}
-	jv out = JV_OBJECT(jv_string("fragment"), jv_copy(fragment), jv_string("entry"), holder);
-	if (jv_get_kind(holder) == JV_KIND_NULL)
-		out = jv_object_set(out, jv_string("nearest"), nearest);
+	json_out_bytes(o, "{", 1);
+	key_value(o, "fragment", fragment, &members);
+	json_out_key(o, "entry", &members);
+	if (holder.v)
+		write_excerpt(o, in->red, holder, &fragment, 1);
 	else
-		jv_free(nearest);
-	return out;
-}
-
-jv diagnose_expected_memory(const struct diagnosis_input *in)
-{
-	jv expected = in->f->memory.expected;
-	jv entries = json_at(in->replay, "memory_after.entries"), held = jv_array();
-
-	jv_array_foreach(expected, i, frag) {
-		held = jv_array_append(held, fragment_holder(in, frag, entries));
-		jv_free(frag);
+		json_out_bytes(o, "null", 4);
+	if (!holder.v) {
+		json_out_key(o, "nearest", &members);
+		write_clipped(o, in->red, nearest);
 	}
-	jv_free(entries);
-	jv d = diagnosis(JV_OBJECT(jv_string("fragments"), jv_copy(expected)),
-			 set_capped(jv_object(), "fragments", held));
-	return d;
+	json_out_bytes(o, "}", 1);
 }
 
-jv diagnose_forbidden_context(const struct diagnosis_input *in)
+void diagnose_expected_memory(struct json_out *o, const struct diagnosis_input *in)
 {
-	jv d = diagnosis(JV_OBJECT(jv_string("matched"), jv_array()),
-			 JV_OBJECT(jv_string("matched"), jv_copy(in->f->probes.forbidden_matched)));
+	struct view expected_memory = in->f->memory.expected, frag;
+	struct view entries = view_at(in->replay, "memory_after.entries");
+	struct view_items fragments = view_items(expected_memory);
+	int members = 0;
 
-	if (in->held)
-		return d;
-	return with_evidence(in, d,
-			     set_capped(jv_object(), "probes",
-					probes_evidence(in, "forbidden_context", "matched",
-							matched_forbidden)));
+	expected(o);
+	one_value(o, "fragments", expected_memory);
+	actual(o);
+	json_out_bytes(o, "{", 1);
+	struct capped list = capped_open(o, "fragments", &members);
+	while (view_next(&fragments, &frag))
+		if (capped_item(&list))
+			write_holder(o, in, frag, entries);
+	capped_close(&list);
+	json_out_bytes(o, "}}", 2);
+}
+
+void diagnose_forbidden_context(struct json_out *o, const struct diagnosis_input *in)
+{
+	static const struct probe_lists how = { "forbidden_context", "matched",
+						matched_forbidden };
+	const struct probe_facts *p = &in->f->probes;
+
+	expected(o);
+	json_out_bytes(o, "{\"matched\":[]}", 14);
+	actual(o);
+	json_out_bytes(o, "{\"matched\":[", 12);
+	for (size_t i = 0; i < p->n_forbidden_matched; i++) {
+		if (i)
+			json_out_bytes(o, ",", 1);
+		view_write(o, p->forbidden_matched[i], JSON_COMPACT);
+	}
+	json_out_bytes(o, "]}", 2);
+	if (!evidence(o, in))
+		return;
+	probes_evidence(o, in, &how);
+	evidence_close(o);
 }
 
 /* ---- identity ---- */
 
-jv diagnosis_identity(jv replay)
+void diagnosis_identity(struct json_out *o, struct view replay)
 {
-	jv env = json_get(replay, "environment"), harbor = json_get(replay, "harbor");
-	jv out = JV_OBJECT(jv_string("run_id"), json_get(replay, "run_id"),
-			   jv_string("workload"), json_at(replay, "task.id"),
-			   jv_string("task_checksum"), json_get(harbor, "task_checksum"),
-			   jv_string("adapter_version"), json_get(env, "adapter_version"),
-			   jv_string("adapter_protocol_version"),
-			   json_get(env, "adapter_protocol_version"),
-			   jv_string("powercontext"), json_get(env, "commit"),
-			   jv_string("database"), json_get(env, "database"),
-			   jv_string("job_id"), json_get(harbor, "job_id"));
+	struct view env = view_get(replay, "environment"), harbor = view_get(replay, "harbor");
+	int members = 0;
 
-	out = jv_object_set(out, jv_string("trial_uri"), json_get(harbor, "trial_uri"));
-	jv_free(env);
-	jv_free(harbor);
-	return out;
+	json_out_bytes(o, "{", 1);
+	key_value(o, "run_id", view_get(replay, "run_id"), &members);
+	key_value(o, "workload", view_at(replay, "task.id"), &members);
+	key_value(o, "task_checksum", view_get(harbor, "task_checksum"), &members);
+	key_value(o, "adapter_version", view_get(env, "adapter_version"), &members);
+	key_value(o, "adapter_protocol_version", view_get(env, "adapter_protocol_version"),
+		  &members);
+	key_value(o, "powercontext", view_get(env, "commit"), &members);
+	key_value(o, "database", view_get(env, "database"), &members);
+	key_value(o, "job_id", view_get(harbor, "job_id"), &members);
+	key_value(o, "trial_uri", view_get(harbor, "trial_uri"), &members);
+	json_out_bytes(o, "}", 1);
 }

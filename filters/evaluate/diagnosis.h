@@ -15,42 +15,43 @@
 #ifndef PC_EVALUATE_DIAGNOSIS_H
 #define PC_EVALUATE_DIAGNOSIS_H
 
-#include <jv.h>
-
 #include "facts.h"
+#include "json_out.h"
 #include "redact.h"
+#include "view.h"
 
 #define DIAGNOSIS_TEXT_MAX 240
 #define DIAGNOSIS_LIST_MAX 12
 
-/* One assertion's {expected, actual[, evidence]} (owned); replay and f
- * borrowed, held: whether the assertion holds (evidence only when not). */
+/* What one assertion's diagnosis reads (all borrowed); held: whether the
+ * assertion holds (evidence only when not). */
 struct diagnosis_input {
-	jv replay;
+	struct view replay;
 	const struct facts *f;
 	const struct redactor *red;
 	int held;
 };
-typedef jv (*diagnosis_fn)(const struct diagnosis_input *in);
+/* Writes the assertion's {expected, actual[, evidence]}. */
+typedef void (*diagnosis_fn)(struct json_out *o, const struct diagnosis_input *in);
 
 /* The diagnoses of the assertion rows (assertions.c names them). */
-jv diagnose_execution_outcome(const struct diagnosis_input *in);
-jv diagnose_execution_completed(const struct diagnosis_input *in);
-jv diagnose_collection_completed(const struct diagnosis_input *in);
-jv diagnose_task_provenance(const struct diagnosis_input *in);
-jv diagnose_native_acp(const struct diagnosis_input *in);
-jv diagnose_instructions(const struct diagnosis_input *in);
-jv diagnose_capture_coverage(const struct diagnosis_input *in);
-jv diagnose_memory_created(const struct diagnosis_input *in);
-jv diagnose_memory_grounded(const struct diagnosis_input *in);
-jv diagnose_probes_supported(const struct diagnosis_input *in);
-jv diagnose_recalled_during_run(const struct diagnosis_input *in);
-jv diagnose_scope_empty(const struct diagnosis_input *in);
-jv diagnose_expected_memory(const struct diagnosis_input *in);
-jv diagnose_forbidden_context(const struct diagnosis_input *in);
+void diagnose_execution_outcome(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_execution_completed(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_collection_completed(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_task_provenance(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_native_acp(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_instructions(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_capture_coverage(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_memory_created(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_memory_grounded(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_probes_supported(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_recalled_during_run(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_scope_empty(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_expected_memory(struct json_out *o, const struct diagnosis_input *in);
+void diagnose_forbidden_context(struct json_out *o, const struct diagnosis_input *in);
 
 /* The identities behind the result (run, workload, task, agent, the
- * PowerContext under test, Scope, evidence), owned. */
-jv diagnosis_identity(jv replay);
+ * PowerContext under test, Scope, evidence), written as an object. */
+void diagnosis_identity(struct json_out *o, struct view replay);
 
 #endif

@@ -2,46 +2,70 @@
 
 #include <stdlib.h>
 
-#include "json.h"
+#include "err.h"
 
-jv entry(jv value, char *reason)
+static void reason_of(struct json_out *o, char *reason)
 {
-	jv out = JV_OBJECT(jv_string("value"), value,
-			   jv_string("reason"), json_string_or_null(reason));
+	int members = 1;
 
+	json_out_key(o, "reason", &members);
+	json_out_cstring(o, reason);
+	json_out_bytes(o, "}", 1);
 	free(reason);
-	return out;
 }
 
-const char *string_bytes(jv s, size_t *n)
+void entry_bool(struct json_out *o, int value, char *reason)
 {
-	*n = (size_t)jv_string_length_bytes(jv_copy(s));
-	return jv_string_value(s);
+	if (value)
+		json_out_bytes(o, "{\"value\":true", 13);
+	else
+		json_out_bytes(o, "{\"value\":false", 14);
+	reason_of(o, reason);
 }
 
-void repr_string(struct sbuf *b, jv v)
+void entry_number(struct json_out *o, double value)
+{
+	json_out_bytes(o, "{\"value\":", 9);
+	json_out_number(o, value);
+	reason_of(o, NULL);
+}
+
+void entry_label(struct json_out *o, const char *value)
+{
+	json_out_bytes(o, "{\"value\":", 9);
+	json_out_cstring(o, value);
+	reason_of(o, NULL);
+}
+
+void repr_string(struct sbuf *b, struct view v)
 {
 	size_t n;
+	const char *t = view_str(v, &n);
 
-	if (jv_get_kind(v) == JV_KIND_STRING) {
-		const char *t = string_bytes(v, &n);
-		text_py_repr(b, t, n);
-	} else
-		text_py_repr(b, NULL, 0);
+	text_py_repr(b, t, t ? n : 0);
 }
 
-char *repr_list(jv list)
+char *repr_list(const struct view *items, size_t n)
 {
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "[");
-	jv_array_foreach(list, i, item) {
+	for (size_t i = 0; i < n; i++) {
 		if (i)
 			sbuf_add(&b, ", ");
-		repr_string(&b, item);
-		jv_free(item);
+		repr_string(&b, items[i]);
 	}
-	jv_free(list);
 	sbuf_add(&b, "]");
 	return sbuf_take(&b);
+}
+
+struct view *entry_items(struct view arr, size_t *n)
+{
+	struct view_items items = view_items(arr);
+	struct view *out = pc_xmalloc((items.n + 1) * sizeof *out);
+
+	*n = 0;
+	while (view_next(&items, &out[*n]))
+		(*n)++;
+	return out;
 }

@@ -5,23 +5,25 @@
 #ifndef PC_EVALUATE_ENTRY_H
 #define PC_EVALUATE_ENTRY_H
 
-#include <jv.h>
 #include <stddef.h>
 
+#include "json_out.h"
 #include "text.h"
+#include "view.h"
 
-/* {value, reason}: value consumed; reason (malloc'd, or NULL for null)
- * freed. */
-jv entry(jv value, char *reason);
+/* {"value":<value>,"reason":<reason>}: reason malloc'd (freed; read to its
+ * first NUL, as a jv string made of it is) or NULL for null. */
+void entry_bool(struct json_out *o, int value, char *reason);
+void entry_number(struct json_out *o, double value);
+void entry_label(struct json_out *o, const char *value);
 
-/* The bytes of a JSON string (borrowed) and their count in *n: JSON
- * strings may hold NUL, so their length is never strlen's. */
-const char *string_bytes(jv s, size_t *n);
+/* Python repr() of a JSON string, None for anything else. */
+void repr_string(struct sbuf *b, struct view v);
 
-/* Python repr() of a JSON string (borrowed), None for anything else. */
-void repr_string(struct sbuf *b, jv v);
+/* Malloc'd Python repr() of a list of strings. */
+char *repr_list(const struct view *items, size_t n);
 
-/* Malloc'd Python repr() of a list of strings (consumed). */
-char *repr_list(jv list);
+/* The items of an array as an owned array of *n views. */
+struct view *entry_items(struct view arr, size_t *n);
 
 #endif

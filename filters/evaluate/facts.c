@@ -1,20 +1,20 @@
 #include "facts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "docs.h"
 #include "harbor_layout.h"
-#include "json.h"
 #include "literal.h"
 #include "memory.h"
 
 int facts_status_is(const struct facts *f, const char *status)
 {
-	return !strcmp(jv_string_value(f->status), status);
+	return view_str_is(f->status, status);
 }
 
 /* pathlib's PurePosixPath(path).name: the last part that is not "" or ".". */
-static jv base_name(const char *path)
+static const char *base_name(const char *path, size_t *n)
 {
 	const char *end = path + strlen(path);
 
@@ -28,153 +28,182 @@ static jv base_name(const char *path)
 			end = start;
 			continue;
 		}
-		return jv_string_sized(start, (int)(end - start));
+		*n = (size_t)(end - start);
+		return start;
 	}
 }
 
 static int base_name_is(const char *path, const char *name)
 {
-	jv b = base_name(path);
-	int same = !strcmp(jv_string_value(b), name);
+	size_t n;
+	const char *b = base_name(path, &n);
 
-	jv_free(b);
-	return same;
+	return n == strlen(name) && !memcmp(b, name, n);
 }
 
-static void count_native(jv replay, struct native_facts *n)
+/* A set of C strings, as the keys of a jv object hold them. */
+struct names {
+	const char **items;
+	size_t n;
+};
+
+static int names_has(const struct names *s, const char *name)
 {
-	static const char *const required[] = {
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->items[i], name))
+			return 1;
+	return 0;
+}
+
+static void names_add(struct names *s, const char *name)
+{
+	if (!names_has(s, name))
+		s->items[s->n++] = name;
+}
+
+/* Whether every name of a is in b and every one of b in a. */
+static int names_equal(const struct names *a, const struct names *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (!names_has(b, a->items[i]))
+			return 0;
+	return 1;
+}
+
+static void count_native(struct view replay, struct native_facts *n)
+{
+	static const char *const required[NATIVE_REQUIRED] = {
 		HARBOR_ACP_EVENTS_FILE,
 		HARBOR_ACP_SUMMARY_FILE,
 		HARBOR_TRAJECTORY_FILE,
 	};
-	jv artifacts = json_at(replay, "native_artifacts");
-	jv instructions = json_at(replay, "resolved_instructions");
-	jv names = jv_object(), summaries = jv_object(), resolved = jv_object();
+	struct view artifacts = view_get(replay, "native_artifacts");
+	struct view instructions = view_get(replay, "resolved_instructions");
+	struct view_items items = view_items(artifacts);
+	size_t n_artifacts = items.n, n_instructions = view_items(instructions).n;
+	struct names summaries = { calloc(n_artifacts + 1, sizeof(char *)), 0 };
+	struct names resolved = { calloc(n_instructions + 1, sizeof(char *)), 0 };
+	int recorded[NATIVE_REQUIRED] = { 0 };
+	struct view item;
 
-	jv_array_foreach(artifacts, i, art) {
-		const char *name = json_str(art, "name");
-		names = jv_object_set(names, base_name(name), jv_true());
+	while (view_next(&items, &item)) {
+		const char *name = view_cstr(view_get(item, "name"));
+		for (size_t i = 0; i < NATIVE_REQUIRED; i++)
+			recorded[i] |= base_name_is(name, required[i]);
 		if (base_name_is(name, HARBOR_ACP_SUMMARY_FILE))
-			summaries = jv_object_set(summaries, jv_string(name), jv_true());
-		jv_free(art);
+			names_add(&summaries, name);
 	}
-	jv_array_foreach(instructions, i, ins) {
-		resolved = jv_object_set(resolved, jv_string(json_str(ins, "artifact")), jv_true());
-		jv_free(ins);
-	}
-	n->missing = jv_array();
-	for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
-		jv has = jv_object_get(jv_copy(names), jv_string(required[i]));
-		if (!jv_is_valid(has))
-			n->missing = jv_array_append(n->missing, jv_string(required[i]));
-		jv_free(has);
-	}
-	n->summaries = jv_object_length(jv_copy(summaries));
-	n->instructions = jv_object_length(jv_copy(resolved));
-	n->instructions_recorded =
-		n->summaries > 0 && jv_equal(jv_copy(summaries), jv_copy(resolved));
-	n->instruction_entries = jv_array_length(jv_copy(instructions));
-	jv_free(names);
-	jv_free(summaries);
-	jv_free(resolved);
-	jv_free(artifacts);
-	jv_free(instructions);
+	for (items = view_items(instructions); view_next(&items, &item);)
+		names_add(&resolved, view_cstr(view_get(item, "artifact")));
+	n->n_missing = 0;
+	for (size_t i = 0; i < NATIVE_REQUIRED; i++)
+		if (!recorded[i])
+			n->missing[n->n_missing++] = required[i];
+	n->summaries = (int)summaries.n;
+	n->instructions = (int)resolved.n;
+	n->instructions_recorded = summaries.n > 0 && names_equal(&summaries, &resolved);
+	n->instruction_entries = (int)n_instructions;
+	free(summaries.items);
+	free(resolved.items);
 }
 
 /* The checksum of the task that ran: a batch's own task when the run merged
  * several into one trial, else the trial's; an empty one does not count. */
-static jv observed_checksum(jv replay)
+static struct view observed_checksum(struct view replay)
 {
-	jv source = json_at(replay, "harbor.source_task_checksum");
+	struct view source = view_at(replay, "harbor.source_task_checksum");
+	size_t n;
 
-	if (jv_get_kind(source) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(source)) > 0)
+	if (view_str(source, &n) && n > 0)
 		return source;
-	jv_free(source);
-	return json_at(replay, "harbor.task_checksum");
+	return view_at(replay, "harbor.task_checksum");
 }
 
-static struct thresholds read_thresholds(jv spec)
+static struct thresholds read_thresholds(struct view spec)
 {
 	return (struct thresholds){
-		.capture_coverage = json_number_at(spec, "thresholds.capture_coverage", 0),
-		.groundedness = json_number_at(spec, "thresholds.groundedness", 0),
-		.probe_coverage = json_number_at(spec, "thresholds.probe_coverage", 0),
-		.in_run_contexts = json_number_at(spec, "thresholds.minimum_in_run_contexts", 0),
-		.require_checkpoint = json_has_true(spec, "require_checkpoint"),
+		.capture_coverage = view_num_or(view_at(spec, "thresholds.capture_coverage"), 0),
+		.groundedness = view_num_or(view_at(spec, "thresholds.groundedness"), 0),
+		.probe_coverage = view_num_or(view_at(spec, "thresholds.probe_coverage"), 0),
+		.in_run_contexts =
+			view_num_or(view_at(spec, "thresholds.minimum_in_run_contexts"), 0),
+		.require_checkpoint = view_is_true(view_get(spec, "require_checkpoint")),
 	};
 }
 
-static void read_memory_case(jv replay, struct facts *f)
+static void read_memory_case(struct view replay, struct facts *f)
 {
-	jv spec = json_at(replay, "task.evaluation");
-
-	f->errors = json_at(replay, "errors");
+	f->errors = view_get(replay, "errors");
 	f->observed_checksum = observed_checksum(replay);
-	f->rewards = json_at(replay, "harbor.rewards");
-	f->exception_type = json_at(replay, "harbor.exception_type");
+	f->rewards = view_at(replay, "harbor.rewards");
+	f->exception_type = view_at(replay, "harbor.exception_type");
 	memory_count(replay, &f->captures, &f->memory, &f->probes);
 	count_native(replay, &f->native);
-	f->thresholds = read_thresholds(spec);
-	jv_free(spec);
+	f->thresholds = read_thresholds(view_at(replay, "task.evaluation"));
 }
 
-static void read_outcome_case(jv replay, const char *text, size_t text_len, const char *policy,
-			      struct outcome_facts *o)
+static void read_outcome_case(struct view replay, const char *text, size_t text_len,
+			      const char *policy, struct outcome_facts *o)
 {
-	jv expectations = json_at(replay, "task.evaluation.expected_execution");
-	const char *lit;
-	size_t lit_len;
+	struct view expectations = view_at(replay, "task.evaluation.expected_execution");
 
-	o->expected_status = json_get(expectations, policy);
-	o->reward = json_at(replay, "harbor.rewards.reward");
-	if (text && literal_at(text, text_len, "harbor.rewards.reward", &lit, &lit_len))
-		o->reward_literal = jv_string_sized(lit, (int)lit_len);
-	jv_free(expectations);
+	o->expected_status = view_get(expectations, policy);
+	o->reward = view_at(replay, "harbor.rewards.reward");
+	if (!text || !literal_at(text, text_len, "harbor.rewards.reward", &o->reward_literal,
+				 &o->reward_literal_len))
+		o->reward_literal = NULL;
 }
 
-static int refuse_paired(jv replay, struct pc_err *e)
+/* docs_evaluation_kind's rule, on a view: an outcome workload's evaluation
+ * sets expected_execution, a Memory workload's probes. */
+static enum evaluation_kind evaluation_kind(struct view evaluation)
 {
-	jv id = json_at(replay, "task.id");
-
-	pc_fail(e,
-		"workload %s (run %s): an OFF/ON paired workload is judged on a pair of runs, "
-		"not on one replay",
-		jv_string_value(id), json_str(replay, "run_id"));
-	jv_free(id);
-	return -1;
+	if (!view_is_null(view_get(evaluation, "expected_execution")))
+		return EVALUATION_OUTCOME;
+	if (!view_is_null(view_get(evaluation, "probes")))
+		return EVALUATION_MEMORY;
+	return EVALUATION_PAIRED;
 }
 
-/* Every jv field starts null, so facts_free can free any of them. */
-static void facts_init(struct facts *f)
+/* The merged batch the replay's workload ran in (outdir_batch_of's first
+ * batch category), or NULL: a replay names its source task's own checksum
+ * (harbor.source_task_checksum) only when that task ran merged. */
+static const char *batch_of(struct view replay)
 {
-	*f = (struct facts){ 0 };
-	f->status = f->dataset_checksum = jv_null();
-	f->outcome.expected_status = f->outcome.reward = f->outcome.reward_literal = jv_null();
-	f->errors = f->observed_checksum = f->rewards = f->exception_type = jv_null();
-	f->memory.expected = f->probes.forbidden_matched = f->native.missing = jv_null();
+	struct view_items categories = view_items(view_at(replay, "task.categories"));
+	struct view c;
+	const char *batch = NULL;
+
+	if (!view_cstr(view_at(replay, "harbor.source_task_checksum")))
+		return NULL;
+	while (!batch && view_next(&categories, &c))
+		batch = view_cstr(c) ? docs_batch_name(view_cstr(c)) : NULL;
+	return batch;
 }
 
-int facts_read(jv replay, const char *text, size_t text_len, const char *policy,
+int facts_read(struct view replay, const char *text, size_t text_len, const char *policy,
 	       struct facts *f, struct pc_err *e)
 {
-	jv evaluation = json_at(replay, "task.evaluation");
-	enum evaluation_kind kind = docs_evaluation_kind(evaluation);
+	enum evaluation_kind kind = evaluation_kind(view_at(replay, "task.evaluation"));
 
-	jv_free(evaluation);
-	facts_init(f);
-	f->status = json_get(replay, "status");
+	*f = (struct facts){ .replay = replay };
+	f->status = view_get(replay, "status");
 	if (kind == EVALUATION_OUTCOME)
 		f->kind = CASE_OUTCOME;
 	else if (facts_status_is(f, "skipped"))
 		f->kind = CASE_SKIPPED;
 	else if (kind == EVALUATION_MEMORY)
 		f->kind = CASE_MEMORY;
-	else {
-		facts_free(f);
-		return refuse_paired(replay, e);
-	}
-	f->dataset_checksum = json_at(replay, "task.dataset.checksum");
+	else
+		return pc_fail(e,
+			       "workload %s (run %s): an OFF/ON paired workload is judged on a "
+			       "pair of runs, not on one replay",
+			       view_cstr(view_at(replay, "task.id")),
+			       view_cstr(view_get(replay, "run_id")));
+	f->dataset_checksum = view_at(replay, "task.dataset.checksum");
+	f->batch = batch_of(replay);
 	if (f->kind == CASE_OUTCOME)
 		read_outcome_case(replay, text, text_len, policy, &f->outcome);
 	else if (f->kind == CASE_MEMORY)
@@ -184,16 +213,6 @@ int facts_read(jv replay, const char *text, size_t text_len, const char *policy,
 
 void facts_free(struct facts *f)
 {
-	jv_free(f->status);
-	jv_free(f->dataset_checksum);
-	jv_free(f->outcome.expected_status);
-	jv_free(f->outcome.reward);
-	jv_free(f->outcome.reward_literal);
-	jv_free(f->errors);
-	jv_free(f->observed_checksum);
-	jv_free(f->rewards);
-	jv_free(f->exception_type);
-	jv_free(f->memory.expected);
-	jv_free(f->probes.forbidden_matched);
-	jv_free(f->native.missing);
+	free(f->probes.forbidden_matched);
+	f->probes.forbidden_matched = NULL;
 }

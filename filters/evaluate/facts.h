@@ -9,10 +9,10 @@
 #ifndef PC_EVALUATE_FACTS_H
 #define PC_EVALUATE_FACTS_H
 
-#include <jv.h>
 #include <stddef.h>
 
 #include "err.h"
+#include "view.h"
 
 /* Which case a replay makes: decided by its manifest's kind, then status. */
 enum case_kind {
@@ -23,11 +23,12 @@ enum case_kind {
 
 /* What an outcome workload is judged on. */
 struct outcome_facts {
-	jv expected_status; /* owned: expected_execution[policy], a status string */
-	jv reward;          /* owned: harbor.rewards.reward, a number or null */
-	jv reward_literal;  /* owned: the reward as the replay's text writes it
-			     * (Python prints 1 and 1.0 apart), a string, or
-			     * null when it cannot be found */
+	struct view expected_status; /* expected_execution[policy], a string */
+	struct view reward;          /* harbor.rewards.reward, a number or null */
+	const char *reward_literal;  /* the reward as the replay's text writes it
+				      * (Python prints 1 and 1.0 apart), or NULL
+				      * when it cannot be found */
+	size_t reward_literal_len;
 };
 
 /* Counts over capture_records. */
@@ -40,26 +41,31 @@ struct capture_facts {
 };
 
 struct memory_facts {
-	int before, after;   /* entries in memory_before, memory_after */
-	int created;         /* entries of after whose identity is not in before */
-	int grounded;        /* created entries citing only captured sources */
-	double groundedness; /* grounded / created, 0 when none */
-	jv expected;         /* owned: task.evaluation.expected_memory, strings */
-	int expected_found;  /* every expected fragment is in some entry of after */
+	int before, after;    /* entries in memory_before, memory_after */
+	int created;          /* entries of after whose identity is not in before */
+	int grounded;         /* created entries citing only captured sources */
+	double groundedness;  /* grounded / created, 0 when none */
+	struct view expected; /* task.evaluation.expected_memory, strings */
+	int expected_found;   /* every expected fragment is in some entry of after */
 };
 
 struct probe_facts {
-	int positive;         /* specs with expected context */
-	int supported;        /* positive probes whose context holds it all */
-	double coverage;      /* supported / positive, 1 when none */
-	int forbids;          /* some spec declares forbidden context */
-	jv forbidden_matched; /* owned: ids of the probes that matched it, in
-			       * spec order */
+	int positive;                   /* specs with expected context */
+	int supported;                  /* positive probes whose context holds it all */
+	double coverage;                /* supported / positive, 1 when none */
+	int forbids;                    /* some spec declares forbidden context */
+	struct view *forbidden_matched; /* owned array: the ids of the probes
+					 * that matched it, in spec order */
+	size_t n_forbidden_matched;
 };
 
+/* The base names of Harbor's native ACP files a run must record. */
+#define NATIVE_REQUIRED 3
+
 struct native_facts {
-	jv missing;                /* owned: required base names not recorded,
-				    * in the required order */
+	const char *missing[NATIVE_REQUIRED]; /* static names not recorded, in
+					       * the required order */
+	int n_missing;
 	int summaries;             /* distinct acp-summary.json artifact names */
 	int instructions;          /* distinct artifacts of resolved_instructions */
 	int instructions_recorded; /* summaries and the two sets equal */
@@ -73,20 +79,22 @@ struct thresholds {
 	int require_checkpoint;
 };
 
-/* The fields a kind of case does not need are left 0 or null, never
- * unset, so facts_free can free them all whatever the kind. */
+/* The fields a kind of case does not need are left 0 or null views, so
+ * facts_free can free them all whatever the kind.  Views borrow from the
+ * replay, which outlives the facts. */
 struct facts {
 	enum case_kind kind;
-	jv status;           /* owned: the replay's status, a string */
-	jv dataset_checksum; /* owned: task.dataset.checksum, a string or null */
+	struct view replay;
+	struct view status;           /* a string */
+	struct view dataset_checksum; /* task.dataset.checksum, a string or null */
+	const char *batch;            /* the merged batch it ran in, or NULL (outdir.h) */
 	struct outcome_facts outcome;
 
 	/* Memory cases only */
-	jv errors;            /* owned: the replay's errors, strings */
-	jv observed_checksum; /* owned: the checksum of the task that ran, a
-			       * string or null */
-	jv rewards;           /* owned: harbor.rewards, name to number */
-	jv exception_type;    /* owned: harbor.exception_type, a string or null */
+	struct view errors;            /* the replay's errors, strings */
+	struct view observed_checksum; /* of the task that ran, a string or null */
+	struct view rewards;           /* harbor.rewards, name to number */
+	struct view exception_type;    /* harbor.exception_type, a string or null */
 	struct capture_facts captures;
 	struct memory_facts memory;
 	struct probe_facts probes;
@@ -94,11 +102,11 @@ struct facts {
 	struct thresholds thresholds;
 };
 
-/* Fill *f from replay (borrowed, a normalized powercontext.e2e-evidence/v1
- * document); text is the replay as it was written (NULL if unknown) and
- * policy the failure policy it ran under.  -1 with e filled, and nothing to
- * free, for a replay one run cannot judge: a paired workload's. */
-int facts_read(jv replay, const char *text, size_t text_len, const char *policy,
+/* Fill *f from replay (borrowed, a powercontext.e2e-evidence/v1 document);
+ * text is the replay as it was written (NULL if unknown) and policy the
+ * failure policy it ran under.  -1 with e filled, and nothing to free, for
+ * a replay one run cannot judge: a paired workload's. */
+int facts_read(struct view replay, const char *text, size_t text_len, const char *policy,
 	       struct facts *f, struct pc_err *e);
 
 void facts_free(struct facts *f);

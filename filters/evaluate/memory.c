@@ -1,277 +1,272 @@
 #include "memory.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "entry.h"
-#include "json.h"
+#include "err.h"
 #include "probe.h"
 #include "text.h"
 
-int memory_record_eligible(jv rec)
+int memory_record_eligible(struct view rec)
 {
-	return json_str_is(rec, "event", "user_prompt") ||
-	       json_str_is(rec, "event", "llm_result") || json_str_is(rec, "event", "tool_result");
+	struct view event = view_get(rec, "event");
+
+	return view_str_is(event, "user_prompt") || view_str_is(event, "llm_result") ||
+	       view_str_is(event, "tool_result");
 }
 
-static int nonnull_num(jv rec, const char *key, double *x)
+void source_ids_free(struct source_ids *s)
 {
-	jv v = jv_object_get(jv_copy(rec), jv_string(key));
-	int ok = jv_get_kind(v) == JV_KIND_NUMBER;
-
-	if (ok)
-		*x = jv_number_value(v);
-	jv_free(v);
-	return ok;
+	free(s->ids);
+	*s = (struct source_ids){ 0 };
 }
 
-void memory_count_captures(jv replay, struct capture_facts *c, jv *captured_ids)
+int memory_captured(const struct source_ids *captured, const char *id)
 {
-	jv records = json_at(replay, "capture_records");
+	for (size_t i = 0; id && i < captured->n; i++)
+		if (!strcmp(captured->ids[i], id))
+			return 1;
+	return 0;
+}
 
-	*captured_ids = jv_object();
-	jv_array_foreach(records, i, rec) {
+static int number(struct view rec, const char *key, double *x)
+{
+	return view_num(view_get(rec, key), x);
+}
+
+void memory_count_captures(struct view replay, struct capture_facts *c,
+			   struct source_ids *captured)
+{
+	struct view_items records = view_items(view_get(replay, "capture_records"));
+	struct view rec;
+
+	captured->ids = pc_xmalloc((records.n + 1) * sizeof *captured->ids);
+	captured->n = 0;
+	while (view_next(&records, &rec)) {
 		double cur, target, bytes;
+		struct view event = view_get(rec, "event"), status = view_get(rec, "status");
 		if (memory_record_eligible(rec)) {
 			c->eligible++;
-			if (json_str_is(rec, "status", "captured")) {
+			if (view_str_is(status, "captured")) {
 				c->captured++;
-				const char *sid = json_str(rec, "source_id");
-				if (sid)
-					*captured_ids = jv_object_set(*captured_ids, jv_string(sid),
-								      jv_true());
+				const char *sid = view_cstr(view_get(rec, "source_id"));
+				if (sid && !memory_captured(captured, sid))
+					captured->ids[captured->n++] = sid;
 			}
 		}
-		if (json_str_is(rec, "event", "context") && json_str_is(rec, "status", "ready") &&
-		    nonnull_num(rec, "content_bytes", &bytes) && bytes > 0)
+		if (view_str_is(event, "context") && view_str_is(status, "ready") &&
+		    number(rec, "content_bytes", &bytes) && bytes > 0)
 			c->in_run_contexts++;
-		if (json_str_is(rec, "event", "checkpoint") &&
-		    !json_str_is(rec, "status", "failed") &&
-		    nonnull_num(rec, "current_cursor", &cur) &&
-		    nonnull_num(rec, "target_position", &target) && cur >= target)
+		if (view_str_is(event, "checkpoint") && !view_str_is(status, "failed") &&
+		    number(rec, "current_cursor", &cur) &&
+		    number(rec, "target_position", &target) &&
+		    cur >= target)
 			c->completed_checkpoints++;
-		jv_free(rec);
 	}
-	jv_free(records);
 	c->coverage = c->eligible ? (double)c->captured / c->eligible : 0.0;
 }
 
-static int is_atomic(jv entry)
-{
-	jv artifact = json_at(entry, "artifact");
-	int atomic = jv_get_kind(artifact) == JV_KIND_OBJECT;
-
-	jv_free(artifact);
-	return atomic;
-}
-
 /* (family, artifact id) of an atomic entry, ("memory", entry id) of a
- * legacy one: revisions and states of one entry are the same Memory.  A
- * family is printable ASCII, so the newline cannot be ambiguous. */
-static jv memory_identity(jv entry)
+ * legacy one: revisions and states of one entry are the same Memory. */
+struct identity {
+	const char *family, *id;
+};
+
+static struct identity identity_of(struct view entry)
 {
-	if (is_atomic(entry)) {
-		jv artifact = json_at(entry, "artifact");
-		jv id = jv_string_fmt("%s\n%s", json_str(artifact, "family"),
-				      json_str(artifact, "artifact_id"));
-		jv_free(artifact);
-		return id;
-	}
-	return jv_string_fmt("memory\n%s", json_str(entry, "entry_id"));
+	struct view artifact = view_get(entry, "artifact");
+
+	if (view_is_object(artifact))
+		return (struct identity){ view_cstr(view_get(artifact, "family")),
+					  view_cstr(view_get(artifact, "artifact_id")) };
+	return (struct identity){ "memory", view_cstr(view_get(entry, "entry_id")) };
 }
 
-jv memory_entry_sources(jv entry)
+static int same_identity(struct identity a, struct identity b)
 {
-	const char *key = is_atomic(entry) ? "sources" : "source_refs";
-
-	return jv_object_get(jv_copy(entry), jv_string(key));
+	return !strcmp(a.family, b.family) && !strcmp(a.id, b.id);
 }
 
-int memory_entry_grounded(jv entry, jv captured_ids)
+struct view memory_entry_sources(struct view entry)
 {
-	jv refs = memory_entry_sources(entry);
-	int n = jv_array_length(jv_copy(refs)), ok = n > 0;
+	int atomic = view_is_object(view_get(entry, "artifact"));
 
-	jv_array_foreach(refs, i, ref) {
-		jv has =
-			jv_object_get(jv_copy(captured_ids), jv_string(json_str(ref, "source_id")));
-		ok = ok && jv_is_valid(has);
-		jv_free(has);
-		jv_free(ref);
-	}
-	jv_free(refs);
+	return view_get(entry, atomic ? "sources" : "source_refs");
+}
+
+int memory_entry_grounded(struct view entry, const struct source_ids *captured)
+{
+	struct view_items refs = view_items(memory_entry_sources(entry));
+	struct view ref;
+	int ok = refs.n > 0;
+
+	while (ok && view_next(&refs, &ref))
+		ok = memory_captured(captured, view_cstr(view_get(ref, "source_id")));
 	return ok;
 }
 
-/* Whether the string content (borrowed) holds every fragment (consumed). */
-static int all_fragments(enum text_fold how, jv content, jv fragments)
+struct view *memory_created_entries(struct view replay, size_t *n)
 {
-	int all = text_fragments_found(how, content, fragments) ==
-		  jv_array_length(jv_copy(fragments));
+	struct view_items before = view_items(view_at(replay, "memory_before.entries"));
+	struct view_items after = view_items(view_at(replay, "memory_after.entries"));
+	struct identity *before_ids = pc_xmalloc((before.n + 1) * sizeof *before_ids);
+	struct view *created = pc_xmalloc((after.n + 1) * sizeof *created), entry;
+	size_t n_before = 0;
 
-	jv_free(fragments);
-	return all;
-}
-
-/* Whether each fragment (borrowed) is in the text of some entry (borrowed). */
-static int fragments_in_entries(jv fragments, jv entries)
-{
-	int ok = 1;
-
-	jv_array_foreach(fragments, i, frag) {
-		int found = 0;
-		jv_array_foreach(entries, j, entry) {
-			(void)j;
-			jv text = jv_object_get(entry, jv_string("text"));
-			found = found || all_fragments(TEXT_FOLD, text, JV_ARRAY(jv_copy(frag)));
-			jv_free(text);
-		}
-		ok = ok && found;
-		jv_free(frag);
+	while (view_next(&before, &entry))
+		before_ids[n_before++] = identity_of(entry);
+	*n = 0;
+	while (view_next(&after, &entry)) {
+		struct identity id = identity_of(entry);
+		size_t i = 0;
+		while (i < n_before && !same_identity(before_ids[i], id))
+			i++;
+		if (i == n_before)
+			created[(*n)++] = entry;
 	}
-	return ok;
-}
-
-jv memory_created_entries(jv replay)
-{
-	jv before = json_at(replay, "memory_before.entries");
-	jv after = json_at(replay, "memory_after.entries");
-	jv before_ids = jv_object(), created = jv_array();
-
-	jv_array_foreach(before, i, entry) {
-		before_ids = jv_object_set(before_ids, memory_identity(entry), jv_true());
-		jv_free(entry);
-	}
-	jv_array_foreach(after, i, entry) {
-		jv seen = jv_object_get(jv_copy(before_ids), memory_identity(entry));
-		if (!jv_is_valid(seen))
-			created = jv_array_append(created, entry);
-		else
-			jv_free(entry);
-		jv_free(seen);
-	}
-	jv_free(before_ids);
-	jv_free(before);
-	jv_free(after);
+	free(before_ids);
 	return created;
 }
 
-static void count_memory(jv replay, jv captured_ids, struct memory_facts *m)
+int memory_holds(enum text_fold how, struct view text, struct view fragment)
 {
-	jv after = json_at(replay, "memory_after.entries");
-	jv created = memory_created_entries(replay);
+	size_t hlen, flen;
+	const char *hay = view_str(text, &hlen), *frag = view_str(fragment, &flen);
 
-	jv_array_foreach(created, i, entry) {
-		m->grounded += memory_entry_grounded(entry, captured_ids);
-		jv_free(entry);
-	}
-	m->created = jv_array_length(created);
-	m->before = jv_array_length(json_at(replay, "memory_before.entries"));
-	m->after = jv_array_length(jv_copy(after));
-	m->groundedness = m->created ? (double)m->grounded / m->created : 0.0;
-	m->expected = json_at(replay, "task.evaluation.expected_memory");
-	m->expected_found = fragments_in_entries(m->expected, after);
-	jv_free(after);
+	return hay && frag && text_contains_folded(how, hay, hlen, frag, flen);
 }
 
-jv memory_find_probe(jv observed, jv id)
+int memory_holds_all(enum text_fold how, struct view text, struct view fragments)
 {
-	jv found = jv_invalid();
+	struct view_items items = view_items(fragments);
+	struct view frag;
+	int all = 1;
 
-	jv_array_foreach(observed, i, probe) {
-		if (jv_equal(jv_object_get(jv_copy(probe), jv_string("id")), jv_copy(id))) {
-			jv_free(found);
+	while (all && view_next(&items, &frag))
+		all = memory_holds(how, text, frag);
+	return all;
+}
+
+/* Whether each expected fragment is in the text of some entry. */
+static int fragments_in_entries(struct view fragments, struct view entries)
+{
+	struct view_items frags = view_items(fragments);
+	struct view frag, entry;
+	int ok = 1;
+
+	while (ok && view_next(&frags, &frag)) {
+		struct view_items items = view_items(entries);
+		int found = 0;
+		while (!found && view_next(&items, &entry))
+			found = memory_holds(TEXT_FOLD, view_get(entry, "text"), frag);
+		ok = found;
+	}
+	return ok;
+}
+
+static void count_memory(struct view replay, const struct source_ids *captured,
+			 struct memory_facts *m)
+{
+	struct view after = view_at(replay, "memory_after.entries");
+	size_t n;
+	struct view *created = memory_created_entries(replay, &n);
+
+	for (size_t i = 0; i < n; i++)
+		m->grounded += memory_entry_grounded(created[i], captured);
+	free(created);
+	m->created = (int)n;
+	m->before = (int)view_items(view_at(replay, "memory_before.entries")).n;
+	m->after = (int)view_items(after).n;
+	m->groundedness = m->created ? (double)m->grounded / m->created : 0.0;
+	m->expected = view_at(replay, "task.evaluation.expected_memory");
+	m->expected_found = fragments_in_entries(m->expected, after);
+}
+
+struct view memory_find_probe(struct view observed, struct view id)
+{
+	struct view_items probes = view_items(observed);
+	struct view probe, found = { NULL, NULL, observed.dfl };
+	size_t want_len, got_len;
+	const char *want = view_str(id, &want_len);
+
+	while (view_next(&probes, &probe)) {
+		const char *got = view_str(view_get(probe, "id"), &got_len);
+		if (want && got && got_len == want_len && !memcmp(got, want, got_len))
 			found = probe;
-		} else
-			jv_free(probe);
 	}
 	return found;
 }
 
-/* A ready probe (borrowed) matched a forbidden fragment of its spec: as the
- * run recorded it, or, in replays that did not record it, by its content. */
-static int probe_forbidden(jv spec, jv probe)
+/* probe.h's rule: the content holds one of the forbidden fragments. */
+static int probe_content_forbidden(struct view content, struct view forbidden)
 {
-	jv forbidden = json_at(spec, "forbidden_context");
-	jv recorded = json_at(probe, "forbidden_context_matched");
-	jv content = json_at(probe, "prepared_context.content");
+	struct view_items items = view_items(forbidden);
+	struct view frag;
+	size_t n, fn;
+	const char *text = view_str(content, &n), *f;
 	int matched = 0;
 
-	if (jv_get_kind(forbidden) != JV_KIND_ARRAY || jv_array_length(jv_copy(forbidden)) == 0)
-		matched = 0;
-	else if (jv_get_kind(recorded) != JV_KIND_NULL)
-		matched = jv_get_kind(recorded) == JV_KIND_TRUE;
-	else
-		matched = probe_context_forbidden(spec, content);
-	jv_free(content);
-	jv_free(recorded);
-	jv_free(forbidden);
+	while (text && !matched && view_next(&items, &frag))
+		matched = (f = view_str(frag, &fn)) && probe_fragment_in(text, n, f, fn);
 	return matched;
 }
 
-static int probe_supported(jv spec, jv probe, int forbidden)
+/* A ready probe matched a forbidden fragment of its spec: as the run
+ * recorded it, or, in replays that did not record it, by its content. */
+static int probe_forbidden(struct view spec, struct view probe)
 {
-	jv content = json_at(probe, "prepared_context.content");
-	jv expected = json_at(spec, "expected_context");
-	size_t n;
-	const char *c =
-		jv_get_kind(content) == JV_KIND_STRING ? string_bytes(content, &n) : (n = 0, "");
-	int ok = !forbidden && n > 0 && !text_is_blank(c, n) &&
-		 all_fragments(TEXT_FOLD_NFC, content, jv_copy(expected));
+	struct view forbidden = view_get(spec, "forbidden_context");
+	struct view recorded = view_get(probe, "forbidden_context_matched");
 
-	jv_free(content);
-	jv_free(expected);
-	return ok;
+	if (view_items(forbidden).n == 0)
+		return 0;
+	if (!view_is_null(recorded))
+		return view_is_true(recorded);
+	return probe_content_forbidden(view_at(probe, "prepared_context.content"), forbidden);
 }
 
-static int declares_forbidden(jv specs)
+static int probe_supported(struct view spec, struct view probe, int forbidden)
 {
-	int any = 0;
+	struct view content = view_at(probe, "prepared_context.content");
+	size_t n;
+	const char *c = view_str(content, &n);
 
-	jv_array_foreach(specs, i, spec) {
-		any = any || jv_array_length(json_at(spec, "forbidden_context")) > 0;
-		jv_free(spec);
-	}
-	return any;
+	return !forbidden && n > 0 && !text_is_blank(c, n) &&
+	       memory_holds_all(TEXT_FOLD_NFC, content, view_get(spec, "expected_context"));
 }
 
 /* Probes with expected context are positive; one that only forbids context
  * (an abstention probe) counts toward forbidden_context_absent alone. */
-static void count_probes(jv replay, struct probe_facts *p)
+static void count_probes(struct view replay, struct probe_facts *p)
 {
-	jv specs = json_at(replay, "task.evaluation.probes");
-	jv observed = json_at(replay, "probes");
+	struct view_items specs = view_items(view_at(replay, "task.evaluation.probes"));
+	struct view observed = view_get(replay, "probes"), spec;
 
-	p->forbidden_matched = jv_array();
-	jv_array_foreach(specs, i, spec) {
-		jv id = json_get(spec, "id");
-		jv probe = memory_find_probe(observed, id);
-		jv prepared = json_at(probe, "prepared_context");
-		int positive = jv_array_length(json_at(spec, "expected_context")) > 0;
-		int ready = json_str_is(prepared, "status", "ready");
+	p->forbidden_matched = pc_xmalloc((specs.n + 1) * sizeof *p->forbidden_matched);
+	p->n_forbidden_matched = 0;
+	while (view_next(&specs, &spec)) {
+		struct view id = view_get(spec, "id");
+		struct view probe = memory_find_probe(observed, id);
+		int positive = view_items(view_get(spec, "expected_context")).n > 0;
+		int ready = view_str_is(view_at(probe, "prepared_context.status"), "ready");
 		int forbidden = ready && probe_forbidden(spec, probe);
 
 		if (forbidden)
-			p->forbidden_matched = jv_array_append(p->forbidden_matched, jv_copy(id));
+			p->forbidden_matched[p->n_forbidden_matched++] = id;
+		p->forbids = p->forbids || view_items(view_get(spec, "forbidden_context")).n > 0;
 		p->positive += positive;
 		p->supported += positive && ready && probe_supported(spec, probe, forbidden);
-		jv_free(prepared);
-		jv_free(probe);
-		jv_free(id);
-		jv_free(spec);
 	}
 	p->coverage = p->positive ? (double)p->supported / p->positive : 1.0;
-	p->forbids = declares_forbidden(specs);
-	jv_free(specs);
-	jv_free(observed);
 }
 
-void memory_count(jv replay, struct capture_facts *c, struct memory_facts *m,
+void memory_count(struct view replay, struct capture_facts *c, struct memory_facts *m,
 		  struct probe_facts *p)
 {
-	jv captured_ids;
+	struct source_ids captured;
 
-	memory_count_captures(replay, c, &captured_ids);
-	count_memory(replay, captured_ids, m);
+	memory_count_captures(replay, c, &captured);
+	count_memory(replay, &captured, m);
 	count_probes(replay, p);
-	jv_free(captured_ids);
+	source_ids_free(&captured);
 }

@@ -6,10 +6,12 @@
  * the replay does not hold, so it comes from --failure-policy.  Values,
  * reasons and their quoting follow PowerContext 1.4.1's evaluator.
  *
- * This file is the command line and the loop.  facts.c reads a replay once
- * (memory.c counts what a Memory run left), assertions.c and scores.c judge
- * those facts, case.c writes the document and entry.c its {value, reason}
- * entries.
+ * This file is the command line and the loop.  replays.c reads each replay
+ * once into a view (view.c; yyjson, checked by accept.c), facts.c reads its
+ * facts (memory.c counts what a Memory run left), assertions.c and scores.c
+ * judge them, and case.c writes the evaluation line straight from the
+ * facts and the view (entry.c its {value, reason} entries, diagnosis.c the
+ * diagnosis): no jv is built for a replay on the way from stdin to stdout.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -21,8 +23,10 @@
 #include "facts.h"
 #include "freshness.h"
 #include "json.h"
+#include "json_out.h"
 #include "outdir.h"
 #include "paired.h"
+#include "replays.h"
 #include "stage.h"
 #include "verdict.h"
 
@@ -69,9 +73,10 @@ struct options {
 /* What the pass over stdin works with; main owns it. */
 struct evaluation_pass {
 	const struct options *o;
-	const struct redactor *red; /* borrowed from main: the diagnosis's texts */
+	const struct redactor *red; /* borrowed from main */
 	jv current;                 /* owned: --catalog's manifests by id, or null */
-	struct aggregate batches;
+	struct aggregate batches;   /* with --output */
+	struct json_out line;       /* owned: the evaluation being written */
 };
 
 /* A positive whole number of trials, or 0. */
@@ -139,47 +144,92 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return stage_check_policy("pc-evaluate", usage, o->policy);
 }
 
-/* The evaluation document of one replay (borrowed) into *doc (owned) and
- * its exit code into *code; -1 with e filled for a replay no single-run
- * evaluation can judge. */
-static int evaluate_one(void *ctx, jv replay, const struct json_reader *raw, jv *doc,
-			int *code, struct pc_err *e)
+/* The line written (pass->line) to stdout as it is, unless redaction
+ * would change it: then as stage_emit writes any document. */
+static int emit(struct evaluation_pass *pass, struct pc_err *e)
 {
-	const struct evaluation_pass *pass = ctx;
+	struct json_out *line = &pass->line;
+
+	if (redact_text_may_change(pass->red, line->text, line->len))
+		return stage_emit(pass->red, jv_parse_sized(line->text, (int)line->len), e);
+	json_out_bytes(line, "\n", 1);
+	if (fwrite(line->text, 1, line->len, stdout) != line->len || fflush(stdout) != 0)
+		return pc_fail_errno(e, "write error");
+	return 0;
+}
+
+/* With --output, the evaluation also goes to its workload's directory and
+ * to its merged batch's, as documents every filter delivers. */
+static int deliver(struct evaluation_pass *pass, const struct facts *f, struct pc_err *e)
+{
+	const struct options *o = pass->o;
+
+	if (!o->output)
+		return emit(pass, e);
+	jv doc = jv_parse_sized(pass->line.text, (int)pass->line.len);
+	char *dir = outdir_workload(view_cstr(view_at(f->replay, "task.id")), f->batch);
+	int rc = aggregate_add(&pass->batches, jv_copy(doc), e);
+	if (rc == 0)
+		rc = stage_deliver(o->output, dir, "eval-report.json", pass->red, doc, e);
+	else
+		jv_free(doc);
+	free(dir);
+	return rc;
+}
+
+/* One replay's evaluation written: its case's exit code, or -1 with e
+ * filled for a replay no single-run evaluation can judge. */
+static int evaluate_one(struct evaluation_pass *pass, struct view replay,
+			const struct json_reader *raw, int *code, struct pc_err *e)
+{
 	const struct options *o = pass->o;
 	struct facts f;
 
 	if (facts_read(replay, raw->text, raw->text_len, o->policy, &f, e) < 0)
 		return -1;
-	jv kase = case_build(replay, &f, o->policy, pass->red);
-	facts_free(&f);
+	jv stale = jv_null();
 	if (jv_get_kind(pass->current) == JV_KIND_OBJECT) {
-		jv task = json_get(replay, "task"), stale = freshness_of(task, pass->current);
-		jv at = JV_ARRAY(jv_string("attributes"), jv_string(CASE_STALE));
-		if (jv_get_kind(stale) == JV_KIND_OBJECT)
-			kase = jv_setpath(kase, at, stale);
-		else
-			jv_free(at), jv_free(stale);
+		jv task = view_to_jv(view_get(replay, "task"));
+		stale = freshness_of(task, pass->current);
 		jv_free(task);
 	}
-	verdict_judge(kase, code);
-	*doc = case_document(kase, o->prefix);
-	return 0;
+	const struct case_input in = { &f, o->policy, o->prefix, pass->red, stale };
+	pass->line.len = 0;
+	case_write(&pass->line, &in, code);
+	jv_free(stale);
+	int rc = deliver(pass, &f, e);
+	facts_free(&f);
+	return rc < 0 ? -2 : 0;
 }
 
-static char *replay_dir(jv replay)
+/* Every replay on stdin: the exit code folds every case's with the
+ * input's (1 > 2 > 4 > 3 > 0), as stage_run_pass folds them. */
+static int evaluate_all(struct evaluation_pass *pass)
 {
-	jv task = json_get(replay, "task");
-	char *dir = outdir_workload(json_str(task, "id"), outdir_replay_batch(replay));
+	struct replays in;
+	struct view replay;
+	struct pc_err e;
+	int status = EXIT_OK, code = EXIT_OK;
 
-	jv_free(task);
-	return dir;
-}
-
-static int add_to_batch(void *ctx, jv evaluation, const char *outdir, struct pc_err *e)
-{
-	(void)outdir;
-	return aggregate_add(&((struct evaluation_pass *)ctx)->batches, evaluation, e);
+	replays_open(&in, "pc-evaluate", pass->red);
+	while (replays_next(&in, &replay)) {
+		int rc = evaluate_one(pass, replay, &in.reader, &code, &e);
+		if (rc == -1)
+			status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, e.msg);
+		else if (rc == -2) {
+			/* a sink that cannot be written ends the stream */
+			status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, e.msg);
+			break;
+		} else
+			status = stage_worst(status, code);
+	}
+	if (pass->o->output && aggregate_add(&pass->batches, jv_invalid(), &e) != 0)
+		status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, e.msg);
+	status = stage_worst(status, in.status);
+	if (in.count == 0 && status == EXIT_OK)
+		status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, "no replays on stdin");
+	replays_close(&in);
+	return status;
 }
 
 /* --paired: every observation on stdin, then their one report. */
@@ -214,20 +264,9 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	struct redactor red;
-	struct evaluation_pass ctx = { .o = &o, .current = jv_null() };
+	struct evaluation_pass pass = { .o = &o, .current = jv_null() };
 	struct pc_err e;
 	int rc = parse_args(argc, argv, &o);
-	const struct stage_pass pass = {
-		.prog = "pc-evaluate",
-		.schema = SCHEMA_EVIDENCE,
-		.shape = &doc_replay,
-		.dir_of = replay_dir,
-		.artifact = "eval-report.json",
-		.none = "no replays on stdin",
-		.make = evaluate_one,
-		.delivered = add_to_batch,
-		.ctx = &ctx,
-	};
 
 	if (rc != 0)
 		return stage_option_exit(rc);
@@ -237,17 +276,18 @@ int main(int argc, char **argv)
 		redactor_free(&red);
 		return rc;
 	}
-	ctx.red = &red;
-	if (o.catalog && freshness_load(o.catalog, o.root ? o.root : ".", &ctx.current, &e) != 0) {
+	pass.red = &red;
+	if (o.catalog && freshness_load(o.catalog, o.root ? o.root : ".", &pass.current, &e) != 0) {
 		rc = stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg);
-		jv_free(ctx.current);
+		jv_free(pass.current);
 		redactor_free(&red);
 		return rc;
 	}
-	aggregate_init(&ctx.batches, o.prefix, o.output, &red);
-	rc = stage_run_pass(&pass, o.output, &red);
-	aggregate_free(&ctx.batches);
-	jv_free(ctx.current);
+	aggregate_init(&pass.batches, o.prefix, o.output, &red);
+	rc = evaluate_all(&pass);
+	aggregate_free(&pass.batches);
+	json_out_free(&pass.line);
+	jv_free(pass.current);
 	redactor_free(&red);
 	return rc;
 }

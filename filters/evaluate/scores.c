@@ -1,45 +1,78 @@
 #include "scores.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "docs.h"
 #include "entry.h"
+#include "err.h"
 #include "text.h"
 
-static jv score(double x)
+struct reward {
+	const char *name; /* the whole key, n bytes */
+	size_t n;
+	double value;
+};
+
+/* jq's key order: the bytes, then the length. */
+static int reward_order(const void *a, const void *b)
 {
-	return entry(jv_number(x), NULL);
+	const struct reward *x = a, *y = b;
+	int r = memcmp(x->name, y->name, x->n < y->n ? x->n : y->n);
+
+	return r ? r : (x->n > y->n) - (x->n < y->n);
 }
 
-jv scores_of(const struct facts *f)
+static void write_rewards(struct json_out *o, struct view rewards, int *members)
 {
-	if (f->kind != CASE_MEMORY)
-		return jv_object();
-	jv s = JV_OBJECT(jv_string("capture_coverage"), score(f->captures.coverage),
-			 jv_string("groundedness"), score(f->memory.groundedness),
-			 jv_string("probe_coverage"), score(f->probes.coverage));
-	jv names = jv_keys(jv_copy(f->rewards)); /* sorted */
+	struct view_members m = view_members(rewards);
+	struct reward *sorted = pc_xmalloc((m.n + 1) * sizeof *sorted);
+	size_t n = 0;
+	struct view value;
 
-	jv_array_foreach(names, i, name) {
-		jv reward = jv_object_get(jv_copy(f->rewards), jv_copy(name));
-		jv key = jv_string_fmt(DOCS_REWARD_SCORE_PREFIX "%s", jv_string_value(name));
-		s = jv_object_set(s, key, score(jv_number_value(reward)));
-		jv_free(reward);
-		jv_free(name);
+	while (view_next_member(&m, &sorted[n].name, &sorted[n].n, &value))
+		sorted[n++].value = view_num_or(value, 0);
+	qsort(sorted, n, sizeof *sorted, reward_order);
+	for (size_t i = 0; i < n; i++) {
+		/* the score's name is made of the reward's as a C string */
+		char *key = text_fmt(DOCS_REWARD_SCORE_PREFIX "%s", sorted[i].name);
+		if ((*members)++)
+			json_out_bytes(o, ",", 1);
+		json_out_cstring(o, key);
+		json_out_bytes(o, ":", 1);
+		entry_number(o, sorted[i].value);
+		free(key);
 	}
-	jv_free(names);
-	return s;
+	free(sorted);
 }
 
-static int every_reward_passed(jv rewards)
+void scores_write(struct json_out *o, const struct facts *f)
 {
+	int members = 0;
+
+	json_out_bytes(o, "{", 1);
+	if (f->kind == CASE_MEMORY) {
+		json_out_key(o, "capture_coverage", &members);
+		entry_number(o, f->captures.coverage);
+		json_out_key(o, "groundedness", &members);
+		entry_number(o, f->memory.groundedness);
+		json_out_key(o, "probe_coverage", &members);
+		entry_number(o, f->probes.coverage);
+		write_rewards(o, f->rewards, &members);
+	}
+	json_out_bytes(o, "}", 1);
+}
+
+static int every_reward_passed(struct view rewards)
+{
+	struct view_members m = view_members(rewards);
+	struct view value;
+	const char *name;
+	size_t n;
 	int passed = 1;
 
-	jv_object_foreach(rewards, k, r) {
-		passed = passed && jv_number_value(r) >= 1;
-		jv_free(k);
-		jv_free(r);
-	}
+	while (view_next_member(&m, &name, &n, &value))
+		passed = passed && view_num_or(value, 0) >= 1;
 	return passed;
 }
 
@@ -48,38 +81,49 @@ static int every_reward_passed(jv rewards)
 static char *task_outcome(const struct facts *f)
 {
 	if (f->kind == CASE_OUTCOME)
-		return text_fmt("%s", jv_string_value(f->status));
+		return text_fmt("%s", view_cstr(f->status));
 	if (f->kind == CASE_SKIPPED)
 		return text_fmt("skipped");
-	if (jv_get_kind(f->exception_type) == JV_KIND_STRING)
-		return text_fmt("error:%s", jv_string_value(f->exception_type));
+	if (view_cstr(f->exception_type))
+		return text_fmt("error:%s", view_cstr(f->exception_type));
 	if (facts_status_is(f, "failed"))
 		return text_fmt("not_passed");
-	if (jv_object_length(jv_copy(f->rewards)) == 0)
+	if (view_members(f->rewards).n == 0)
 		return text_fmt("unscored");
 	return text_fmt("%s", every_reward_passed(f->rewards) ? "passed" : "not_passed");
 }
 
-jv labels_of(const struct facts *f)
+void labels_write(struct json_out *o, const struct facts *f)
 {
 	char *outcome = task_outcome(f);
-	jv labels = JV_OBJECT(jv_string("task_outcome"), entry(jv_string(outcome), NULL));
 
+	json_out_bytes(o, "{\"task_outcome\":", 16);
+	entry_label(o, outcome);
+	json_out_bytes(o, "}", 1);
 	free(outcome);
-	return labels;
 }
 
-jv metrics_of(const struct facts *f)
+void metrics_write(struct json_out *o, const struct facts *f)
 {
-	if (f->kind != CASE_MEMORY)
-		return jv_object();
-	return JV_OBJECT(
-		jv_string("capture_events"), jv_number(f->captures.eligible),
-		jv_string("captured_sources"), jv_number(f->captures.captured),
-		jv_string("completed_checkpoints"), jv_number(f->captures.completed_checkpoints),
-		jv_string("in_run_contexts"), jv_number(f->captures.in_run_contexts),
-		jv_string("resolved_instructions"), jv_number(f->native.instruction_entries),
-		jv_string("memory_entries_after"), jv_number(f->memory.after),
-		jv_string("memory_entries_created"), jv_number(f->memory.created),
-		jv_string("recall_probes_supported"), jv_number(f->probes.supported));
+	const struct {
+		const char *name;
+		int value;
+	} metrics[] = {
+		{ "capture_events", f->captures.eligible },
+		{ "captured_sources", f->captures.captured },
+		{ "completed_checkpoints", f->captures.completed_checkpoints },
+		{ "in_run_contexts", f->captures.in_run_contexts },
+		{ "resolved_instructions", f->native.instruction_entries },
+		{ "memory_entries_after", f->memory.after },
+		{ "memory_entries_created", f->memory.created },
+		{ "recall_probes_supported", f->probes.supported },
+	};
+	int members = 0;
+
+	json_out_bytes(o, "{", 1);
+	for (size_t i = 0; f->kind == CASE_MEMORY && i < sizeof metrics / sizeof *metrics; i++) {
+		json_out_key(o, metrics[i].name, &members);
+		json_out_number(o, metrics[i].value);
+	}
+	json_out_bytes(o, "}", 1);
 }

@@ -24,23 +24,23 @@ static const struct shape s_count = { .kind = SK_INT, .flags = SHAPE_MIN, .min =
 static const struct shape s_num = { .kind = SK_NUMBER };
 static const struct shape s_ratio =
 	{ .kind = SK_NUMBER, .flags = SHAPE_MIN | SHAPE_MAX, .min = 0, .max = 1 };
-static const struct shape s_id = { .kind = SK_STRING, .check = shape_check_id };
-static const struct shape s_hex = { .kind = SK_STRING, .check = shape_check_hex64 };
+static const struct shape s_id = { .kind = SK_STRING, .check_text = shape_check_id };
+static const struct shape s_hex = { .kind = SK_STRING, .check_text = shape_check_hex64 };
 static const struct shape s_hex_null =
-	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_hex64 };
-static const struct shape s_time = { .kind = SK_STRING, .check = shape_check_datetime };
+	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check_text = shape_check_hex64 };
+static const struct shape s_time = { .kind = SK_STRING, .check_text = shape_check_datetime };
 static const struct shape s_time_null =
-	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check = shape_check_datetime };
+	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check_text = shape_check_datetime };
 static const struct shape s_strings = { .kind = SK_ARRAY, .items = &s_str };
 static const struct shape s_strings_nonempty =
 	{ .kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1 };
-static const struct shape s_fragment = { .kind = SK_STRING, .check = rule_not_blank };
+static const struct shape s_fragment = { .kind = SK_STRING, .check_text = rule_not_blank };
 static const struct shape s_fragments = { .kind = SK_ARRAY, .items = &s_fragment };
 static const struct shape s_categories = {
 	.kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1,
 	.check = rule_batch_categories,
 };
-static const struct shape s_policy = { .kind = SK_STRING, .check = rule_policy };
+static const struct shape s_policy = { .kind = SK_STRING, .check_text = rule_policy };
 
 /* ---- manifest ---- */
 
@@ -65,7 +65,7 @@ static const struct field dataset_fields[] = {
 static const struct shape s_dataset =
 	{ .kind = SK_OBJECT, .fields = dataset_fields, .check = rule_dataset };
 
-static const struct shape s_adapter = { .kind = SK_STRING, .check = rule_bub };
+static const struct shape s_adapter = { .kind = SK_STRING, .check_text = rule_bub };
 static const struct shape s_max_steps =
 	{ .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 200 };
 static const struct shape s_max_tokens = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 256 };
@@ -121,7 +121,7 @@ static const struct field evaluation_spec_fields[] = {
 static const struct shape s_memory_evaluation =
 	{ .kind = SK_OBJECT, .fields = evaluation_spec_fields };
 
-static const struct shape s_expected_status = { .kind = SK_STRING, .check = rule_status };
+static const struct shape s_expected_status = { .kind = SK_STRING, .check_text = rule_status };
 static const struct field expected_execution_fields[] = {
 	{ "collect-all", &s_expected_status, 0, NULL },
 	{ "fail-fast", &s_expected_status, 0, NULL },
@@ -141,7 +141,7 @@ static const struct field continuation_fields[] = {
 static const struct shape s_continuation_evaluation =
 	{ .kind = SK_OBJECT, .fields = continuation_fields };
 static const struct shape s_comparison_kind =
-	{ .kind = SK_STRING, .check = rule_task_outcome_comparison };
+	{ .kind = SK_STRING, .check_text = rule_task_outcome_comparison };
 static const struct field comparison_fields[] = {
 	{ "comparison", &s_comparison_kind, 0, NULL },
 	END
@@ -160,7 +160,7 @@ static const struct alternative evaluation_kinds[] = {
 static const struct shape s_evaluation_spec =
 	{ .kind = SK_UNION, .alternatives = evaluation_kinds };
 
-static const struct shape s_task_schema = { .kind = SK_STRING, .check = rule_task_schema };
+static const struct shape s_task_schema = { .kind = SK_STRING, .check_text = rule_task_schema };
 static const struct field manifest_fields[] = {
 	{ "schema", &s_task_schema, 0, NULL },
 	{ "id", &s_id, 0, NULL },
@@ -181,7 +181,7 @@ static const struct field manifest_ref_fields[] = {
 	END
 };
 static const struct shape s_manifest_ref = { .kind = SK_OBJECT, .fields = manifest_ref_fields };
-static const struct shape s_task_kind = { .kind = SK_STRING, .check = rule_task_kind };
+static const struct shape s_task_kind = { .kind = SK_STRING, .check_text = rule_task_kind };
 static const struct field task_ref_fields[] = {
 	{ "kind", &s_task_kind, 0, NULL },
 	{ "dir", &s_str_null, 0, NULL },
@@ -190,7 +190,7 @@ static const struct field task_ref_fields[] = {
 };
 static const struct shape s_task_ref = { .kind = SK_OBJECT, .fields = task_ref_fields };
 static const struct shape s_selection_schema =
-	{ .kind = SK_STRING, .check = rule_selection_schema };
+	{ .kind = SK_STRING, .check_text = rule_selection_schema };
 static const struct field selection_fields[] = {
 	{ "schema", &s_selection_schema, 0, NULL },
 	{ "workload", &doc_manifest, 0, NULL },
@@ -234,8 +234,9 @@ static const struct field harbor_fields[] = {
 };
 static const struct shape s_harbor = { .kind = SK_OBJECT, .fields = harbor_fields };
 
-static const struct shape s_capture_schema = { .kind = SK_STRING, .check = rule_capture_schema };
-static const struct shape s_capture_event = { .kind = SK_STRING, .check = rule_capture_event };
+static const struct shape s_capture_schema =
+	{ .kind = SK_STRING, .check_text = rule_capture_schema };
+static const struct shape s_capture_event = { .kind = SK_STRING, .check_text = rule_capture_event };
 static const struct field capture_fields[] = {
 	{ "schema", &s_capture_schema, 0, NULL },
 	{ "recorded_at", &s_time, 0, NULL },
@@ -301,7 +302,8 @@ static const struct field entry_fields[] = {
 };
 static const struct shape s_legacy_entry = { .kind = SK_OBJECT, .fields = entry_fields };
 
-static const struct shape s_artifact_token = { .kind = SK_STRING, .check = rule_artifact_token };
+static const struct shape s_artifact_token =
+	{ .kind = SK_STRING, .check_text = rule_artifact_token };
 static const struct shape s_revision = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 1 };
 static const struct field artifact_ref_fields[] = {
 	{ "family", &s_artifact_token, 0, NULL },
@@ -356,8 +358,9 @@ static const struct shape s_probe_observation =
 static const struct shape s_probe_observations =
 	{ .kind = SK_ARRAY, .items = &s_probe_observation };
 
-static const struct shape s_evidence_schema = { .kind = SK_STRING, .check = rule_evidence_schema };
-static const struct shape s_status = { .kind = SK_STRING, .check = rule_status };
+static const struct shape s_evidence_schema =
+	{ .kind = SK_STRING, .check_text = rule_evidence_schema };
+static const struct shape s_status = { .kind = SK_STRING, .check_text = rule_status };
 static const struct field replay_fields[] = {
 	{ "schema", &s_evidence_schema, 0, NULL },
 	{ "run_id", &s_str, 0, NULL },
@@ -414,7 +417,7 @@ static const struct shape s_case = { .kind = SK_OBJECT, .fields = case_fields };
 static const struct shape s_cases =
 	{ .kind = SK_ARRAY, .items = &s_case, .flags = SHAPE_MIN, .min = 1 };
 static const struct shape s_evaluation_schema =
-	{ .kind = SK_STRING, .check = rule_evaluation_schema };
+	{ .kind = SK_STRING, .check_text = rule_evaluation_schema };
 static const struct field evaluation_fields[] = {
 	{ "schema", &s_evaluation_schema, 0, NULL },
 	{ "experiment", &s_str, 0, NULL },
@@ -520,12 +523,12 @@ static const struct field outside_scope_fields[] = {
 static const struct shape s_outside_scope = { .kind = SK_OBJECT, .fields = outside_scope_fields };
 static const struct shape s_outside_scopes = { .kind = SK_ARRAY, .items = &s_outside_scope };
 static const struct shape s_paired_arm_schema =
-	{ .kind = SK_STRING, .check = rule_paired_arm_schema };
+	{ .kind = SK_STRING, .check_text = rule_paired_arm_schema };
 static const struct shape s_trial = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 1 };
-static const struct shape s_arm = { .kind = SK_STRING, .check = rule_arm };
+static const struct shape s_arm = { .kind = SK_STRING, .check_text = rule_arm };
 static const struct shape s_position =
 	{ .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 2 };
-static const struct shape s_arm_outcome = { .kind = SK_STRING, .check = rule_arm_outcome };
+static const struct shape s_arm_outcome = { .kind = SK_STRING, .check_text = rule_arm_outcome };
 static const struct field paired_arm_fields[] = {
 	{ "schema", &s_paired_arm_schema, 0, NULL },
 	{ "run_id", &s_str, 0, NULL },
@@ -564,8 +567,8 @@ static const struct field arm_run_fields[] = {
 static const struct shape s_arm_run = {
 	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = arm_run_fields
 };
-static const struct shape s_run_schema = { .kind = SK_STRING, .check = rule_run_schema };
-static const struct shape s_runner = { .kind = SK_STRING, .check = rule_runner };
+static const struct shape s_run_schema = { .kind = SK_STRING, .check_text = rule_run_schema };
+static const struct shape s_runner = { .kind = SK_STRING, .check_text = rule_runner };
 static const struct field run_fields[] = {
 	{ "schema", &s_run_schema, 0, NULL },
 	{ "run_id", &s_str, 0, NULL },
@@ -674,7 +677,7 @@ static const struct field paired_agent_fields[] = {
 };
 static const struct shape s_paired_agent = { .kind = SK_OBJECT, .fields = paired_agent_fields };
 static const struct shape s_paired_report_schema =
-	{ .kind = SK_STRING, .check = rule_paired_report_schema };
+	{ .kind = SK_STRING, .check_text = rule_paired_report_schema };
 static const struct field paired_report_fields[] = {
 	{ "schema", &s_paired_report_schema, 0, NULL },
 	{ "experiment", &s_str, 0, NULL },

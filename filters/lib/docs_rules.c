@@ -6,20 +6,20 @@
 #include "docs.h"
 #include "text.h"
 
-static int const_is(jv v, const char *want, char *why, size_t whylen)
+static int const_is(const char *s, const char *want, char *why, size_t whylen)
 {
-	if (!strcmp(jv_string_value(v), want))
+	if (!strcmp(s, want))
 		return 0;
 	snprintf(why, whylen, "must be \"%s\"", want);
 	return -1;
 }
 
-static int one_of(jv v, const char *const *allowed, char *why, size_t whylen)
+static int one_of(const char *s, const char *const *allowed, char *why, size_t whylen)
 {
 	size_t used;
 
 	for (const char *const *a = allowed; *a; a++)
-		if (!strcmp(jv_string_value(v), *a))
+		if (!strcmp(s, *a))
 			return 0;
 	used = (size_t)snprintf(why, whylen, "must be one of");
 	for (const char *const *a = allowed; *a && used < whylen; a++)
@@ -28,10 +28,11 @@ static int one_of(jv v, const char *const *allowed, char *why, size_t whylen)
 	return -1;
 }
 
-#define CONST_CHECK(fn, value)                          \
-	int fn(jv v, char *why, size_t whylen)          \
-	{                                               \
-		return const_is(v, value, why, whylen); \
+#define CONST_CHECK(fn, value)                                    \
+	int fn(const char *s, size_t n, char *why, size_t whylen) \
+	{                                                         \
+		(void)n;                                          \
+		return const_is(s, value, why, whylen);           \
 	}
 
 CONST_CHECK(rule_task_schema, SCHEMA_TASK)
@@ -41,23 +42,25 @@ CONST_CHECK(rule_evaluation_schema, SCHEMA_EVALUATION)
 CONST_CHECK(rule_capture_schema, SCHEMA_CAPTURE)
 CONST_CHECK(rule_bub, "bub")
 
-int rule_status(jv v, char *why, size_t whylen)
+int rule_status(const char *s, size_t n, char *why, size_t whylen)
 {
+	(void)n;
 	static const char *const ok[] = { "completed", "failed", "skipped", NULL };
-	return one_of(v, ok, why, whylen);
+	return one_of(s, ok, why, whylen);
 }
 
-int rule_policy(jv v, char *why, size_t whylen)
+int rule_policy(const char *s, size_t n, char *why, size_t whylen)
 {
+	(void)n;
 	static const char *const ok[] = { "collect-all", "fail-fast", NULL };
-	return one_of(v, ok, why, whylen);
+	return one_of(s, ok, why, whylen);
 }
 
 CONST_CHECK(rule_task_outcome_comparison, "task-outcome")
 
-int rule_not_blank(jv v, char *why, size_t whylen)
+int rule_not_blank(const char *s, size_t n, char *why, size_t whylen)
 {
-	if (!text_is_blank(jv_string_value(v), (size_t)jv_string_length_bytes(jv_copy(v))))
+	if (!text_is_blank(s, n))
 		return 0;
 	snprintf(why, whylen, "must not be blank");
 	return -1;
@@ -65,10 +68,9 @@ int rule_not_blank(jv v, char *why, size_t whylen)
 
 /* ArtifactReference's family and artifact_id: 1..128 printable ASCII
  * characters without spaces. */
-int rule_artifact_token(jv v, char *why, size_t whylen)
+int rule_artifact_token(const char *s, size_t n, char *why, size_t whylen)
 {
-	const char *s = jv_string_value(v);
-	size_t n = (size_t)jv_string_length_bytes(jv_copy(v)), i = 0;
+	size_t i = 0;
 
 	while (i < n && s[i] >= 0x21 && s[i] <= 0x7e)
 		i++;
@@ -97,8 +99,7 @@ int rule_batch_categories(jv categories, char *why, size_t whylen)
 		char ignored[8];
 		const char *batch = docs_batch_name(s);
 		if (rc == 0 && batch) {
-			jv name = jv_string(batch);
-			if (shape_check_id(name, ignored, sizeof ignored) != 0) {
+			if (shape_check_id(batch, strlen(batch), ignored, sizeof ignored) != 0) {
 				snprintf(why, whylen,
 					 "\"%s\": a batch name must match ^[a-z0-9][a-z0-9_-]*$",
 					 s);
@@ -112,7 +113,6 @@ int rule_batch_categories(jv categories, char *why, size_t whylen)
 				jv_free(first);
 				first = jv_copy(c);
 			}
-			jv_free(name);
 		}
 		jv_free(c);
 	}
@@ -120,17 +120,19 @@ int rule_batch_categories(jv categories, char *why, size_t whylen)
 	return rc;
 }
 
-int rule_task_kind(jv v, char *why, size_t whylen)
+int rule_task_kind(const char *s, size_t n, char *why, size_t whylen)
 {
+	(void)n;
 	static const char *const ok[] = { "local", "registry", NULL };
-	return one_of(v, ok, why, whylen);
+	return one_of(s, ok, why, whylen);
 }
 
-int rule_capture_event(jv v, char *why, size_t whylen)
+int rule_capture_event(const char *s, size_t n, char *why, size_t whylen)
 {
+	(void)n;
 	static const char *const ok[] = { "user_prompt", "llm_result",
 					  "tool_result", "checkpoint", "context", NULL };
-	return one_of(v, ok, why, whylen);
+	return one_of(s, ok, why, whylen);
 }
 
 /* Present and not null. */
@@ -225,27 +227,30 @@ int rule_forbidden_outside_expected(jv probe, char *why, size_t whylen)
 	return rc;
 }
 
-int rule_runner(jv v, char *why, size_t whylen)
+int rule_runner(const char *s, size_t n, char *why, size_t whylen)
 {
+	(void)n;
 	static const char *const ok[] = { "local", "harbor", NULL };
-	return one_of(v, ok, why, whylen);
+	return one_of(s, ok, why, whylen);
 }
 
 CONST_CHECK(rule_run_schema, SCHEMA_RUN)
 CONST_CHECK(rule_paired_arm_schema, SCHEMA_PAIRED_ARM)
 CONST_CHECK(rule_paired_report_schema, SCHEMA_PAIRED_REPORT)
 
-int rule_arm(jv v, char *why, size_t whylen)
+int rule_arm(const char *s, size_t n, char *why, size_t whylen)
 {
+	(void)n;
 	static const char *const ok[] = { "off", "on", NULL };
-	return one_of(v, ok, why, whylen);
+	return one_of(s, ok, why, whylen);
 }
 
-int rule_arm_outcome(jv v, char *why, size_t whylen)
+int rule_arm_outcome(const char *s, size_t n, char *why, size_t whylen)
 {
+	(void)n;
 	static const char *const ok[] = { "passed", "failed", "timeout", "error",
 					  "integration_failed", "cross_scope_access", NULL };
-	return one_of(v, ok, why, whylen);
+	return one_of(s, ok, why, whylen);
 }
 
 enum evaluation_kind docs_evaluation_kind(jv evaluation)

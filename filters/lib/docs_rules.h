@@ -11,28 +11,28 @@
 #include <jv.h>
 #include <stddef.h>
 
-int rule_arm(jv v, char *why, size_t whylen);
-int rule_arm_outcome(jv v, char *why, size_t whylen);
-int rule_artifact_token(jv v, char *why, size_t whylen);
+int rule_arm(const char *s, size_t n, char *why, size_t whylen);
+int rule_arm_outcome(const char *s, size_t n, char *why, size_t whylen);
+int rule_artifact_token(const char *s, size_t n, char *why, size_t whylen);
 int rule_batch_categories(jv v, char *why, size_t whylen);
-int rule_bub(jv v, char *why, size_t whylen);
-int rule_capture_event(jv v, char *why, size_t whylen);
-int rule_capture_schema(jv v, char *why, size_t whylen);
+int rule_bub(const char *s, size_t n, char *why, size_t whylen);
+int rule_capture_event(const char *s, size_t n, char *why, size_t whylen);
+int rule_capture_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_dataset(jv v, char *why, size_t whylen);
-int rule_evaluation_schema(jv v, char *why, size_t whylen);
-int rule_evidence_schema(jv v, char *why, size_t whylen);
+int rule_evaluation_schema(const char *s, size_t n, char *why, size_t whylen);
+int rule_evidence_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_forbidden_outside_expected(jv v, char *why, size_t whylen);
-int rule_not_blank(jv v, char *why, size_t whylen);
-int rule_paired_arm_schema(jv v, char *why, size_t whylen);
-int rule_paired_report_schema(jv v, char *why, size_t whylen);
-int rule_policy(jv v, char *why, size_t whylen);
-int rule_run_schema(jv v, char *why, size_t whylen);
-int rule_runner(jv v, char *why, size_t whylen);
-int rule_selection_schema(jv v, char *why, size_t whylen);
-int rule_status(jv v, char *why, size_t whylen);
-int rule_task_kind(jv v, char *why, size_t whylen);
-int rule_task_outcome_comparison(jv v, char *why, size_t whylen);
-int rule_task_schema(jv v, char *why, size_t whylen);
+int rule_not_blank(const char *s, size_t n, char *why, size_t whylen);
+int rule_paired_arm_schema(const char *s, size_t n, char *why, size_t whylen);
+int rule_paired_report_schema(const char *s, size_t n, char *why, size_t whylen);
+int rule_policy(const char *s, size_t n, char *why, size_t whylen);
+int rule_run_schema(const char *s, size_t n, char *why, size_t whylen);
+int rule_runner(const char *s, size_t n, char *why, size_t whylen);
+int rule_selection_schema(const char *s, size_t n, char *why, size_t whylen);
+int rule_status(const char *s, size_t n, char *why, size_t whylen);
+int rule_task_kind(const char *s, size_t n, char *why, size_t whylen);
+int rule_task_outcome_comparison(const char *s, size_t n, char *why, size_t whylen);
+int rule_task_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_unique_probe_ids(jv v, char *why, size_t whylen);
 
 #endif

@@ -220,6 +220,32 @@ int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 	return 1;
 }
 
+int json_reader_peek(struct json_reader *r, const char **p, size_t *n, long *start_line,
+		     struct pc_err *e)
+{
+	int more = skip_ws(r, e);
+
+	if (more <= 0)
+		return more;
+	*start_line = r->line;
+	*p = r->buf + r->pos;
+	*n = r->len - r->pos;
+	return 1;
+}
+
+int json_reader_more(struct json_reader *r, struct pc_err *e)
+{
+	return fill(r, e);
+}
+
+void json_reader_take(struct json_reader *r, size_t n)
+{
+	r->text = r->buf + r->pos;
+	r->text_len = n;
+	r->line += count_lines(r->buf + r->pos, n);
+	r->pos += n;
+}
+
 int json_read_file(const char *path, jv *out, struct pc_err *e)
 {
 	FILE *f = fopen(path, "rb");
@@ -298,13 +324,6 @@ const char *json_str(jv obj, const char *key)
 		s = jv_string_value(v);
 	jv_free(v);
 	return s;
-}
-
-int json_str_is(jv obj, const char *key, const char *want)
-{
-	const char *s = json_str(obj, key);
-
-	return s && !strcmp(s, want);
 }
 
 int json_has_true(jv obj, const char *key)

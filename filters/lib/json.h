@@ -32,6 +32,18 @@ void json_reader_free(struct json_reader *r);
 int json_reader_next(struct json_reader *r, jv *out, long *start_line,
 		     struct pc_err *e);
 
+/* For a filter that parses the texts itself (pc-evaluate, with yyjson):
+ * json_reader_peek gives the buffered bytes from the next text on,
+ * whitespace skipped (1, 0 at the end of the stream, -1 on a read error),
+ * json_reader_more reads more into the buffer, which may move (peek again;
+ * 0 at the end), and json_reader_take says that the first n bytes peeked
+ * were one text, which becomes the reader's text.  json_reader_next reads
+ * from the same place when the filter cannot parse the text itself. */
+int json_reader_peek(struct json_reader *r, const char **p, size_t *n, long *start_line,
+		     struct pc_err *e);
+int json_reader_more(struct json_reader *r, struct pc_err *e);
+void json_reader_take(struct json_reader *r, size_t n);
+
 /* Whitespace between JSON tokens (RFC 8259): space, tab, LF, CR. */
 int json_is_space(char c);
 
@@ -46,8 +58,6 @@ char *json_pretty(jv v);
 
 /* Object/array helpers that never consume their arguments. */
 const char *json_str(jv obj, const char *key); /* NULL unless a string */
-/* Whether the string at key is want. */
-int json_str_is(jv obj, const char *key, const char *want);
 int json_has_true(jv obj, const char *key);
 jv json_get(jv obj, const char *key); /* borrowed copy, caller frees */
 /* A JSON string of s, or null when s is NULL. */

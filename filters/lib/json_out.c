@@ -79,6 +79,28 @@ void json_out_string(struct json_out *o, const char *s, size_t n)
 	o->text[o->len++] = '"';
 }
 
+void json_out_cstring(struct json_out *o, const char *s)
+{
+	if (s)
+		json_out_string(o, s, strlen(s));
+	else
+		json_out_bytes(o, "null", 4);
+}
+
+void json_out_key(struct json_out *o, const char *key, int *members)
+{
+	size_t n = strlen(key);
+
+	reserve(o, n + 4);
+	if ((*members)++)
+		o->text[o->len++] = ',';
+	o->text[o->len++] = '"';
+	memcpy(o->text + o->len, key, n);
+	o->len += n;
+	o->text[o->len++] = '"';
+	o->text[o->len++] = ':';
+}
+
 /* The shortest significant digits of x (finite, positive) that read back
  * as x, as dtoa's mode 0 gives them, into digits (NUL-ended) and the
  * position of the decimal point (x = 0.DIGITS * 10^decpt).  The nearest

@@ -34,6 +34,14 @@ void json_out_bytes(struct json_out *o, const char *p, size_t n);
  * quote, backslash, control characters and DEL; other text as it is. */
 void json_out_string(struct json_out *o, const char *s, size_t n);
 
+/* The NUL-ended string s as json_out_string writes it; null for NULL. */
+void json_out_cstring(struct json_out *o, const char *s);
+
+/* The start of an object's member: a comma unless it is the first
+ * (*members counts the members written), the key (plain ASCII, written as
+ * it is) and a colon. */
+void json_out_key(struct json_out *o, const char *key, int *members);
+
 /* x as jq prints a number: the shortest text that reads back as x (NaN as
  * null, infinities as the largest finite double). */
 void json_out_number(struct json_out *o, double x);

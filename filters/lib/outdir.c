@@ -38,14 +38,3 @@ const char *outdir_batch_of(jv workload)
 	jv_free(categories);
 	return batch;
 }
-
-const char *outdir_replay_batch(jv replay)
-{
-	jv source = json_at(replay, "harbor.source_task_checksum");
-	jv task = json_get(replay, "task");
-	const char *batch = jv_get_kind(source) == JV_KIND_STRING ? outdir_batch_of(task) : NULL;
-
-	jv_free(source);
-	jv_free(task);
-	return batch;
-}

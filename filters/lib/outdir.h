@@ -37,9 +37,4 @@ char *outdir_arm(const char *id, int trial, const char *arm);
 /* The workload's batch:<name> group (borrowed from workload), or NULL. */
 const char *outdir_batch_of(jv workload);
 
-/* The merged batch the replay's workload ran in (borrowed from replay), or
- * NULL: a replay names its source task's own checksum
- * (harbor.source_task_checksum) only when that task ran merged. */
-const char *outdir_replay_batch(jv replay);
-
 #endif

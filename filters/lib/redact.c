@@ -218,6 +218,20 @@ static const char *find(const char *s, size_t n, const char *needle, size_t nl)
 	return NULL;
 }
 
+int redact_text_may_change(const struct redactor *r, const char *text, size_t n)
+{
+	static const char nul[] = "\\u0000";
+
+	if (r->n == 0)
+		return 0;
+	if (find(text, n, nul, sizeof nul - 1))
+		return 1;
+	for (int i = 0; i < r->n; i++)
+		if (find(text, n, r->needles[i], strlen(r->needles[i])))
+			return 1;
+	return 0;
+}
+
 /* Every secret replaced in the bytes (s, *n); NULL when none occurs. */
 static char *redact_bytes(const struct redactor *r, const char *s, size_t *n)
 {

@@ -37,6 +37,12 @@ char *redact_string(const struct redactor *r, const char *s);
 /* Deep copy of v (consumed) with every string and key redacted. */
 jv redact_jv(const struct redactor *r, jv v);
 
+/* Whether redact_jv could change the document that the JSON text (n
+ * bytes, as json_out writes it) holds: a secret in any of the forms sought
+ * occurs in the text, or a string holds a NUL (which redaction, reading C
+ * strings, cuts).  No: the text is already what redaction would write. */
+int redact_text_may_change(const struct redactor *r, const char *text, size_t n);
+
 /* Rewrite the file at path (atomically) if it holds a secret; byte-exact
  * otherwise.  For evidence written by other processes (agent logs, capture
  * logs, verifier output). */

@@ -385,7 +385,10 @@ static int normalize(const struct shape *s, jv v, const struct at *at, jv *out,
 	}
 	if (rc < 0)
 		return -1;
-	if (s->check && s->check(rc ? result : v, err->why, sizeof err->why) != 0) {
+	if ((s->check && s->check(rc ? result : v, err->why, sizeof err->why) != 0) ||
+	    (s->check_text &&
+	     s->check_text(jv_string_value(v), (size_t)jv_string_length_bytes(jv_copy(v)),
+			   err->why, sizeof err->why) != 0)) {
 		path_write(err, at);
 		jv_free(result);
 		return -1;
@@ -406,10 +409,9 @@ int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *er
 	return 0;
 }
 
-int shape_check_id(jv v, char *why, size_t whylen)
+int shape_check_id(const char *s, size_t n, char *why, size_t whylen)
 {
-	const char *s = jv_string_value(v);
-
+	(void)n; /* the rule reads the C string, as it always has */
 	if (!(islower((unsigned char)s[0]) || isdigit((unsigned char)s[0])))
 		goto bad;
 	for (const char *p = s; *p; p++)
@@ -422,11 +424,11 @@ bad:
 	return -1;
 }
 
-int shape_check_hex64(jv v, char *why, size_t whylen)
+int shape_check_hex64(const char *s, size_t len, char *why, size_t whylen)
 {
-	const char *s = jv_string_value(v);
 	size_t n = strlen(s);
 
+	(void)len; /* the C string, as it always has been */
 	for (size_t i = 0; i < n; i++)
 		if (!(isdigit((unsigned char)s[i]) || (s[i] >= 'a' && s[i] <= 'f')))
 			n = 0;
@@ -444,10 +446,9 @@ static int digits(const char **p, int n)
 	return 1;
 }
 
-int shape_check_datetime(jv v, char *why, size_t whylen)
+int shape_check_datetime(const char *p, size_t n, char *why, size_t whylen)
 {
-	const char *p = jv_string_value(v);
-
+	(void)n; /* the C string, as it always has been */
 	if (!digits(&p, 4) || *p++ != '-' || !digits(&p, 2) || *p++ != '-' ||
 	    !digits(&p, 2) || !(*p == 'T' || *p == 't' || *p == ' ') ||
 	    (p++, !digits(&p, 2)) || *p++ != ':' || !digits(&p, 2) ||

@@ -50,6 +50,9 @@ struct shape {
 	const struct alternative *alternatives; /* SK_UNION, ended by a NULL shape */
 	/* extra rule on the normalized value; fills why and returns -1 */
 	int (*check)(jv v, char *why, size_t whylen);
+	/* a string's rule, on its n bytes (a NUL-ended C string, which may
+	 * hold a NUL before its end): a string needs no jv to be checked */
+	int (*check_text)(const char *s, size_t n, char *why, size_t whylen);
 	const char *expect; /* what a good value is, for messages */
 };
 
@@ -75,8 +78,8 @@ struct alternative {
 int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *err);
 
 /* Reusable rules. */
-int shape_check_id(jv v, char *why, size_t whylen); /* ^[a-z0-9][a-z0-9_-]*$ */
-int shape_check_hex64(jv v, char *why, size_t whylen);
-int shape_check_datetime(jv v, char *why, size_t whylen); /* RFC 3339 */
+int shape_check_id(const char *s, size_t n, char *why, size_t whylen); /* ^[a-z0-9][a-z0-9_-]*$ */
+int shape_check_hex64(const char *s, size_t n, char *why, size_t whylen);
+int shape_check_datetime(const char *s, size_t n, char *why, size_t whylen); /* RFC 3339 */
 
 #endif

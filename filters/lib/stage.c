@@ -69,32 +69,40 @@ int stage_write_artifact(const char *outdir, const char *dir, const char *name,
 }
 
 /* Next document of the given schema and shape, normalized: 1, 0 at end, -1. */
-static int next_document(struct json_reader *in, const char *schema,
-			 const struct shape *shape, jv *out, long *line, struct pc_err *e)
+int stage_check_document(const struct json_reader *in, long line, const char *schema,
+			 const struct shape *shape, jv doc, jv *out, struct pc_err *e)
 {
 	struct shape_error se = { { 0 }, { 0 } };
-	jv doc;
-	int rc = json_reader_next(in, &doc, line, e);
-
-	if (rc <= 0)
-		return rc;
 	const char *got = json_str(doc, "schema");
+
 	if (jv_get_kind(doc) != JV_KIND_OBJECT || !got || strcmp(got, schema)) {
 		const char *unnamed = jv_get_kind(doc) == JV_KIND_OBJECT
 					      ? "an object without a schema field"
 					      : "a non-object";
 
-		pc_fail(e, "%s:%ld: expected a %s document, got %s%s%s", in->name, *line, schema,
+		pc_fail(e, "%s:%ld: expected a %s document, got %s%s%s", in->name, line, schema,
 			got ? "\"" : "", got ? got : unnamed, got ? "\"" : "");
 		jv_free(doc);
 		return -1;
 	}
-	rc = shape_normalize(shape, doc, out, &se);
+	int rc = shape_normalize(shape, doc, out, &se);
 	jv_free(doc);
 	if (rc != 0)
-		return pc_fail(e, "%s:%ld: %s: %s", in->name, *line,
-			       se.path[0] ? se.path : "document", se.why);
-	return 1;
+		return pc_fail(e, "%s:%ld: %s: %s", in->name, line,
+			       se.path[0] ? se.path : "document",
+			       se.why);
+	return 0;
+}
+
+static int next_document(struct json_reader *in, const char *schema,
+			 const struct shape *shape, jv *out, long *line, struct pc_err *e)
+{
+	jv doc;
+	int rc = json_reader_next(in, &doc, line, e);
+
+	if (rc <= 0)
+		return rc;
+	return stage_check_document(in, *line, schema, shape, doc, out, e) == 0 ? 1 : -1;
 }
 
 int stage_emit(const struct redactor *r, jv v, struct pc_err *e)

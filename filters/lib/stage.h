@@ -87,6 +87,12 @@ struct stage_input {
 void stage_input_open(struct stage_input *s, const char *prog,
 		      const struct redactor *red, const char *schema,
 		      const struct shape *shape);
+/* A document (consumed) read from in at line: *out (owned) the normalized
+ * document of that schema and shape, or -1 with e naming the line and the
+ * field that is wrong. */
+int stage_check_document(const struct json_reader *in, long line, const char *schema,
+			 const struct shape *shape, jv doc, jv *out, struct pc_err *e);
+
 /* 1 with *doc (normalized, owned) set; 0 at the end. */
 int stage_input_next(struct stage_input *s, jv *doc);
 void stage_input_close(struct stage_input *s);

@@ -31,11 +31,6 @@ char *text_casefold(const char *s, size_t len, enum text_fold how, size_t *outle
 int text_contains_folded(enum text_fold how, const char *haystack, size_t hlen,
 			 const char *needle, size_t nlen);
 
-/* How many of the JSON strings in fragments the JSON string haystack holds,
- * both folded the same way (both borrowed).  The runner and the evaluator
- * match context fragments with this one rule. */
-int text_fragments_found(enum text_fold how, jv haystack, jv fragments);
-
 /* Whether s is empty or only Unicode whitespace. */
 int text_is_blank(const char *s, size_t len);
 

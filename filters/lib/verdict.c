@@ -45,36 +45,42 @@ static int is_stale(jv kase)
 	return marked;
 }
 
-static enum verdict judge_run(jv kase, int *exit_code)
+enum verdict verdict_of(const struct verdict_facts *v, int *exit_code)
 {
-	jv assertions = json_get(kase, "assertions");
-	int accepted = all_true(assertions);
-	/* A Memory workload that never ran has execution_completed instead of
-	 * collection_completed: either way nothing was collected to judge. */
-	int uncollected = is_false(assertions, "collection_completed") ||
-			  is_false(assertions, "execution_completed");
+	enum verdict run;
 
-	jv_free(assertions);
 	/* The exit code follows the assertions alone: a skip the failure
 	 * policy expected passes, one that left nothing collected is
 	 * inconclusive, and a workload skipped against its expectation fails
 	 * like any other false assertion. */
-	*exit_code = accepted ? EXIT_OK : (uncollected ? EXIT_INCONCLUSIVE : EXIT_FAILED);
-	if ((accepted || uncollected) && was_skipped(kase))
-		return VERDICT_SKIPPED;
-	if (accepted)
-		return VERDICT_ACCEPTED;
-	return uncollected ? VERDICT_INCONCLUSIVE : VERDICT_FAILED;
+	*exit_code = v->accepted ? EXIT_OK : (v->uncollected ? EXIT_INCONCLUSIVE : EXIT_FAILED);
+	if ((v->accepted || v->uncollected) && v->skipped)
+		run = VERDICT_SKIPPED;
+	else if (v->accepted)
+		run = VERDICT_ACCEPTED;
+	else
+		run = v->uncollected ? VERDICT_INCONCLUSIVE : VERDICT_FAILED;
+	if (run == VERDICT_FAILED || !v->stale)
+		return run;
+	*exit_code = EXIT_STALE;
+	return VERDICT_STALE;
 }
 
 enum verdict verdict_judge(jv kase, int *exit_code)
 {
-	enum verdict v = judge_run(kase, exit_code);
+	jv assertions = json_get(kase, "assertions");
+	/* A Memory workload that never ran has execution_completed instead of
+	 * collection_completed: either way nothing was collected to judge. */
+	struct verdict_facts v = {
+		.accepted = all_true(assertions),
+		.uncollected = is_false(assertions, "collection_completed") ||
+			       is_false(assertions, "execution_completed"),
+		.skipped = was_skipped(kase),
+		.stale = is_stale(kase),
+	};
 
-	if (v == VERDICT_FAILED || !is_stale(kase))
-		return v;
-	*exit_code = EXIT_STALE;
-	return VERDICT_STALE;
+	jv_free(assertions);
+	return verdict_of(&v, exit_code);
 }
 
 const char *verdict_name(enum verdict v)

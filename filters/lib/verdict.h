@@ -35,6 +35,15 @@ enum {
  *                 never counted as passed */
 enum verdict verdict_judge(jv kase, int *exit_code);
 
+/* What verdict_judge reads of a case, for a filter that wrote the case
+ * itself (pc-evaluate): every assertion holds; collection_completed or
+ * execution_completed is present and false; the label task_outcome is
+ * "skipped"; the case is marked stale. */
+struct verdict_facts {
+	int accepted, uncollected, skipped, stale;
+};
+enum verdict verdict_of(const struct verdict_facts *v, int *exit_code);
+
 /* "accepted", "failed", "inconclusive", "skipped" or "stale". */
 const char *verdict_name(enum verdict v);
 

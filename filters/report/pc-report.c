@@ -223,11 +223,12 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		cs->status = stage_worst(cs->status, code);
 		jv name = jv_object_get(jv_copy(kase), jv_string("name"));
 		jv batch = json_at(kase, "attributes." OUTDIR_CASE_BATCH);
-		if (check_names && !cs->bad_name && shape_check_id(name, why, sizeof why) != 0)
+		if (check_names && !cs->bad_name &&
+		    shape_check_id(jv_string_value(name), 0, why, sizeof why) != 0)
 			cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)",
 						jv_string_value(name), why);
 		if (check_names && !cs->bad_name && jv_get_kind(batch) != JV_KIND_NULL &&
-		    shape_check_id(batch, why, sizeof why) != 0)
+		    shape_check_id(jv_string_value(batch), 0, why, sizeof why) != 0)
 			cs->bad_name = text_fmt("case \"%s\": its batch is not a workload id (%s)",
 						jv_string_value(name), why);
 		/* the verdict judged here, and the directory of its files, travel with it */

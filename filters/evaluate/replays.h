@@ -1,0 +1,37 @@
+/* replays: the replays on stdin, each read once into a view (view.h).
+ *
+ * yyjson parses each text where it lies in the reader's buffer, and accept
+ * (accept.h) checks it against the replay's shape.  A text either cannot
+ * judge (malformed, not a replay, invalid, or not sure cheaply) is read
+ * again from the same place the way every other filter reads: libjq's
+ * parser and shape_normalize, whose messages (file, line, column, field)
+ * name what is wrong; a text they accept after all is evaluated from its
+ * normalized form.  So the documents accepted and refused, and the
+ * messages, are the other filters' own.
+ */
+#ifndef PC_EVALUATE_REPLAYS_H
+#define PC_EVALUATE_REPLAYS_H
+
+#include <yyjson.h>
+
+#include "json.h"
+#include "redact.h"
+#include "view.h"
+
+struct replays {
+	struct json_reader reader;  /* its text: the current replay as written */
+	const char *prog;           /* for messages */
+	const struct redactor *red; /* borrowed */
+	struct view_defaults defaults;
+	yyjson_doc *doc; /* owned: the current replay's */
+	int status;      /* EXIT_OK, or EXIT_INVALID once a text was refused */
+	int count;       /* replays returned */
+};
+
+void replays_open(struct replays *r, const char *prog, const struct redactor *red);
+/* 1 with *replay set (valid until the next call), 0 at the end of stdin;
+ * a refused text is reported on stderr and skipped. */
+int replays_next(struct replays *r, struct view *replay);
+void replays_close(struct replays *r);
+
+#endif
