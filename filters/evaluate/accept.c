@@ -83,22 +83,19 @@ static int accept_fields(const struct shape *s, yyjson_val *obj, const struct vi
 			 int depth)
 {
 	unsigned long long seen = 0;
+	const struct field *next = NULL;
 	yyjson_obj_iter it;
 	yyjson_val *k;
-	int i = 0;
+	long i;
 
 	yyjson_obj_iter_init(obj, &it);
 	while ((k = yyjson_obj_iter_next(&it))) {
-		const struct field *f = s->fields;
-		const char *key = yyjson_get_str(k);
-		size_t n = yyjson_get_len(k);
-		for (i = 0; f->name && !(f->name[0] == key[0] && !strncmp(f->name, key, n) &&
-					 !f->name[n]);
-		     f++, i++)
-			;
-		if (!f->name || i >= 64 || (seen & (1ULL << i)))
+		const struct field *f = view_field(s, yyjson_get_str(k), yyjson_get_len(k), next);
+		i = f ? f - s->fields : 64;
+		if (i >= 64 || (seen & (1ULL << i)))
 			return 0;
 		seen |= 1ULL << i;
+		next = f[1].name ? f + 1 : NULL;
 		if (!accept(f->shape, yyjson_obj_iter_get_val(k), d, depth + 1))
 			return 0;
 	}
@@ -132,6 +129,26 @@ static int accept_items(const struct shape *items, yyjson_val *v, const struct v
 	while ((k = yyjson_obj_iter_next(&it)))
 		if (!accept(items, yyjson_obj_iter_get_val(k), d, depth + 1))
 			return 0;
+	return 1;
+}
+
+/* Whether no item of the list repeats an earlier one's unique key. */
+static int items_unique(const struct unique_items *u, yyjson_val *list)
+{
+	yyjson_arr_iter it, earlier;
+	yyjson_val *item, *before;
+
+	yyjson_arr_iter_init(list, &it);
+	while ((item = yyjson_arr_iter_next(&it))) {
+		yyjson_val *id = yyjson_obj_get(item, u->key);
+		if (!yyjson_is_str(id))
+			continue;
+		yyjson_arr_iter_init(list, &earlier);
+		while ((before = yyjson_arr_iter_next(&earlier)) != item)
+			if (yyjson_equals_strn(yyjson_obj_get(before, u->key), yyjson_get_str(id),
+					       yyjson_get_len(id)))
+				return 0;
+	}
 	return 1;
 }
 
@@ -172,6 +189,8 @@ static int accept(const struct shape *s, yyjson_val *v, const struct view_defaul
 	}
 	default: ok = 1; break;
 	}
+	if (ok && s->unique)
+		ok = items_unique(s->unique, v);
 	if (ok && s->check_text) {
 		char why[1024];
 		ok = s->check_text(yyjson_get_str(v), yyjson_get_len(v), why, sizeof why) == 0;

@@ -53,7 +53,14 @@ static char *listing(const char *label, const struct view *items, size_t n)
 /* A ratio's assertion: whether it reaches its threshold. */
 static int ratio_reaches(double observed, double required, char **reason)
 {
-	*reason = text_fmt("Observed %.3f; required %.3f.", observed, required);
+	struct sbuf b = { 0 };
+
+	sbuf_add(&b, "Observed ");
+	sbuf_add_fixed(&b, observed, 3);
+	sbuf_add(&b, "; required ");
+	sbuf_add_fixed(&b, required, 3);
+	sbuf_add(&b, ".");
+	*reason = sbuf_take(&b);
 	return observed >= required;
 }
 
@@ -186,8 +193,14 @@ static int native_acp_evidence_recorded(const struct facts *f, char **reason)
 
 static int resolved_instructions_recorded(const struct facts *f, char **reason)
 {
-	*reason = text_fmt("Resolved %d instructions from %d ACP summaries.",
-			   f->native.instructions, f->native.summaries);
+	struct sbuf b = { 0 };
+
+	sbuf_add(&b, "Resolved ");
+	sbuf_add_int(&b, f->native.instructions);
+	sbuf_add(&b, " instructions from ");
+	sbuf_add_int(&b, f->native.summaries);
+	sbuf_add(&b, " ACP summaries.");
+	*reason = sbuf_take(&b);
 	return f->native.instructions_recorded;
 }
 
@@ -201,8 +214,14 @@ static int memory_created_during_run(const struct facts *f, char **reason)
 	int checkpointed =
 		!f->thresholds.require_checkpoint || f->captures.completed_checkpoints > 0;
 
-	*reason = text_fmt("Created %d Memory entries and completed %d checkpoints.",
-			   f->memory.created, f->captures.completed_checkpoints);
+	struct sbuf b = { 0 };
+
+	sbuf_add(&b, "Created ");
+	sbuf_add_int(&b, f->memory.created);
+	sbuf_add(&b, " Memory entries and completed ");
+	sbuf_add_int(&b, f->captures.completed_checkpoints);
+	sbuf_add(&b, " checkpoints.");
+	*reason = sbuf_take(&b);
 	return f->memory.created > 0 && checkpointed;
 }
 
@@ -220,13 +239,25 @@ static int memory_recalled_during_run(const struct facts *f, char **reason)
 {
 	double required = f->thresholds.in_run_contexts;
 
-	*reason = text_fmt("Observed %d; required %.0f.", f->captures.in_run_contexts, required);
+	struct sbuf b = { 0 };
+
+	sbuf_add(&b, "Observed ");
+	sbuf_add_int(&b, f->captures.in_run_contexts);
+	sbuf_add(&b, "; required ");
+	sbuf_add_fixed(&b, required, 0);
+	sbuf_add(&b, ".");
+	*reason = sbuf_take(&b);
 	return f->captures.in_run_contexts >= required;
 }
 
 static int scope_started_empty(const struct facts *f, char **reason)
 {
-	*reason = text_fmt("Scope started with %d Memory entries.", f->memory.before);
+	struct sbuf b = { 0 };
+
+	sbuf_add(&b, "Scope started with ");
+	sbuf_add_int(&b, f->memory.before);
+	sbuf_add(&b, " Memory entries.");
+	*reason = sbuf_take(&b);
 	return f->memory.before == 0;
 }
 

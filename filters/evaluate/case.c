@@ -26,12 +26,12 @@ static void key_value(struct json_out *o, const char *key, struct view v, int *m
  * out: a trend is there to show what a new release changed. */
 static void comparability(struct json_out *o, const struct facts *f, const char *policy)
 {
-	struct view replay = f->replay, environment = view_get(replay, "environment");
+	struct view environment = f->environment;
 	struct json_out canonical = { 0 };
 	char digest[SHA256_HEX_LEN + 1];
 	int members = 0;
 
-	view_write(&canonical, view_get(replay, "task"), JSON_CANONICAL);
+	view_write(&canonical, f->task, JSON_CANONICAL);
 	sha256_hex(canonical.text, canonical.len, digest);
 	json_out_free(&canonical);
 	json_out_bytes(o, "{", 1);
@@ -43,8 +43,8 @@ static void comparability(struct json_out *o, const struct facts *f, const char 
 	key_value(o, "adapter_protocol_version",
 		  view_get(environment, "adapter_protocol_version"), &members);
 	key_value(o, "agent_model", view_get(environment, "agent_model"), &members);
-	key_value(o, "max_steps", view_at(replay, "task.execution.max_steps"), &members);
-	key_value(o, "max_tokens", view_at(replay, "task.execution.max_tokens"), &members);
+	key_value(o, "max_steps", view_get(f->execution, "max_steps"), &members);
+	key_value(o, "max_tokens", view_get(f->execution, "max_tokens"), &members);
 	json_out_key(o, "failure_policy", &members);
 	json_out_cstring(o, policy);
 	json_out_bytes(o, "}", 1);
@@ -52,10 +52,10 @@ static void comparability(struct json_out *o, const struct facts *f, const char 
 
 /* The reference writes `name or str(path)`: an empty name falls back too,
  * and a missing path prints as "None". */
-static void dataset_name(struct json_out *o, struct view replay)
+static void dataset_name(struct json_out *o, struct view dataset)
 {
-	struct view name = view_at(replay, "task.dataset.name");
-	struct view path = view_at(replay, "task.dataset.path");
+	struct view name = view_get(dataset, "name");
+	struct view path = view_get(dataset, "path");
 	size_t n;
 
 	if (view_str(name, &n) && n > 0)
@@ -79,22 +79,22 @@ static void attributes(struct json_out *o, const struct case_input *in,
 	int members = 0;
 
 	json_out_bytes(o, "{", 1);
-	key_value(o, "commit", view_at(replay, "environment.commit"), &members);
-	key_value(o, "database", view_at(replay, "environment.database"), &members);
+	key_value(o, "commit", view_get(f->environment, "commit"), &members);
+	key_value(o, "database", view_get(f->environment, "database"), &members);
 	json_out_key(o, "dataset", &members);
-	dataset_name(o, replay);
-	key_value(o, "execution_adapter", view_at(replay, "task.execution.type"), &members);
-	key_value(o, "harbor_task_id", view_at(replay, "task.dataset.task_id"), &members);
+	dataset_name(o, f->dataset);
+	key_value(o, "execution_adapter", view_get(f->execution, "type"), &members);
+	key_value(o, "harbor_task_id", view_get(f->dataset, "task_id"), &members);
 	key_value(o, "run_id", view_get(replay, "run_id"), &members);
-	key_value(o, "workload_id", view_at(replay, "task.id"), &members);
+	key_value(o, "workload_id", view_get(f->task, "id"), &members);
 	json_out_key(o, "comparability", &members);
 	comparability(o, f, in->policy);
-	key_value(o, "finished_at", view_at(replay, "environment.finished_at"), &members);
+	key_value(o, "finished_at", view_get(f->environment, "finished_at"), &members);
 	json_out_key(o, CASE_DIAGNOSIS, &members);
 	json_out_bytes(o, "{\"assertions\":", 14);
 	assertions_diagnose(o, f, judged, n, in->red);
 	json_out_bytes(o, ",\"identity\":", 12);
-	diagnosis_identity(o, replay);
+	diagnosis_identity(o, f);
 	json_out_bytes(o, "}", 1);
 	if (f->batch) {
 		json_out_key(o, OUTDIR_CASE_BATCH, &members);
@@ -131,7 +131,7 @@ void case_write(struct json_out *o, const struct case_input *in, int *code)
 {
 	const struct facts *f = in->f;
 	struct judgement judged[ASSERTIONS_MAX];
-	struct view id = view_at(f->replay, "task.id");
+	struct view id = view_get(f->task, "id");
 	int members = 0;
 
 	json_out_bytes(o, "{\"schema\":", 10);

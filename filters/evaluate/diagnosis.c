@@ -208,7 +208,7 @@ static void evidence_close(struct json_out *o)
 /* What Harbor recorded of the run: its rewards and its exception. */
 static void harbor_evidence(struct json_out *o, const struct diagnosis_input *in, int *members)
 {
-	struct view harbor = view_get(in->replay, "harbor");
+	struct view harbor = in->f->harbor;
 
 	key_value(o, "rewards", view_get(harbor, "rewards"), members);
 	key_value(o, "exception_type", view_get(harbor, "exception_type"), members);
@@ -241,7 +241,7 @@ void diagnose_execution_outcome(struct json_out *o, const struct diagnosis_input
 		return;
 	members = 0;
 	harbor_evidence(o, in, &members);
-	key_value(o, "policy", view_at(in->replay, "task.evaluation.expected_execution"),
+	key_value(o, "policy", view_get(in->f->evaluation, "expected_execution"),
 		  &members);
 	evidence_close(o);
 }
@@ -292,7 +292,7 @@ void diagnose_task_provenance(struct json_out *o, const struct diagnosis_input *
 	if (!evidence(o, in))
 		return;
 	json_out_bytes(o, "\"task\":", 7);
-	view_write(o, view_at(in->replay, "task.dataset"), JSON_COMPACT);
+	view_write(o, in->f->dataset, JSON_COMPACT);
 	evidence_close(o);
 }
 
@@ -526,7 +526,7 @@ static void offer_probe(struct json_out *o, const struct diagnosis_input *in, st
 static void probes_evidence(struct json_out *o, const struct diagnosis_input *in,
 			    const struct probe_lists *how)
 {
-	struct view_items specs = view_items(view_at(in->replay, "task.evaluation.probes"));
+	struct view_items specs = view_items(view_get(in->f->evaluation, "probes"));
 	struct view spec;
 	int members = 0;
 	struct capped list = capped_open(o, "probes", &members);
@@ -707,14 +707,14 @@ void diagnose_forbidden_context(struct json_out *o, const struct diagnosis_input
 
 /* ---- identity ---- */
 
-void diagnosis_identity(struct json_out *o, struct view replay)
+void diagnosis_identity(struct json_out *o, const struct facts *f)
 {
-	struct view env = view_get(replay, "environment"), harbor = view_get(replay, "harbor");
+	struct view replay = f->replay, env = f->environment, harbor = f->harbor;
 	int members = 0;
 
 	json_out_bytes(o, "{", 1);
 	key_value(o, "run_id", view_get(replay, "run_id"), &members);
-	key_value(o, "workload", view_at(replay, "task.id"), &members);
+	key_value(o, "workload", view_get(f->task, "id"), &members);
 	key_value(o, "task_checksum", view_get(harbor, "task_checksum"), &members);
 	key_value(o, "adapter_version", view_get(env, "adapter_version"), &members);
 	key_value(o, "adapter_protocol_version", view_get(env, "adapter_protocol_version"),

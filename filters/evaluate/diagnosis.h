@@ -52,6 +52,6 @@ void diagnose_forbidden_context(struct json_out *o, const struct diagnosis_input
 
 /* The identities behind the result (run, workload, task, agent, the
  * PowerContext under test, Scope, evidence), written as an object. */
-void diagnosis_identity(struct json_out *o, struct view replay);
+void diagnosis_identity(struct json_out *o, const struct facts *f);
 
 #endif

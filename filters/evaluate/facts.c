@@ -111,14 +111,14 @@ static void count_native(struct view replay, struct native_facts *n)
 
 /* The checksum of the task that ran: a batch's own task when the run merged
  * several into one trial, else the trial's; an empty one does not count. */
-static struct view observed_checksum(struct view replay)
+static struct view observed_checksum(struct view harbor)
 {
-	struct view source = view_at(replay, "harbor.source_task_checksum");
+	struct view source = view_get(harbor, "source_task_checksum");
 	size_t n;
 
 	if (view_str(source, &n) && n > 0)
 		return source;
-	return view_at(replay, "harbor.task_checksum");
+	return view_get(harbor, "task_checksum");
 }
 
 static struct thresholds read_thresholds(struct view spec)
@@ -136,21 +136,21 @@ static struct thresholds read_thresholds(struct view spec)
 static void read_memory_case(struct view replay, struct facts *f)
 {
 	f->errors = view_get(replay, "errors");
-	f->observed_checksum = observed_checksum(replay);
-	f->rewards = view_at(replay, "harbor.rewards");
-	f->exception_type = view_at(replay, "harbor.exception_type");
-	memory_count(replay, &f->captures, &f->memory, &f->probes);
+	f->observed_checksum = observed_checksum(f->harbor);
+	f->rewards = view_get(f->harbor, "rewards");
+	f->exception_type = view_get(f->harbor, "exception_type");
+	memory_count(f, &f->captures, &f->memory, &f->probes);
 	count_native(replay, &f->native);
-	f->thresholds = read_thresholds(view_at(replay, "task.evaluation"));
+	f->thresholds = read_thresholds(f->evaluation);
 }
 
-static void read_outcome_case(struct view replay, const char *text, size_t text_len,
-			      const char *policy, struct outcome_facts *o)
+static void read_outcome_case(struct facts *f, const char *text, size_t text_len,
+			      const char *policy)
 {
-	struct view expectations = view_at(replay, "task.evaluation.expected_execution");
+	struct outcome_facts *o = &f->outcome;
 
-	o->expected_status = view_get(expectations, policy);
-	o->reward = view_at(replay, "harbor.rewards.reward");
+	o->expected_status = view_get(view_get(f->evaluation, "expected_execution"), policy);
+	o->reward = view_at(f->harbor, "rewards.reward");
 	if (!text || !literal_at(text, text_len, "harbor.rewards.reward", &o->reward_literal,
 				 &o->reward_literal_len))
 		o->reward_literal = NULL;
@@ -170,13 +170,13 @@ static enum evaluation_kind evaluation_kind(struct view evaluation)
 /* The merged batch the replay's workload ran in (outdir_batch_of's first
  * batch category), or NULL: a replay names its source task's own checksum
  * (harbor.source_task_checksum) only when that task ran merged. */
-static const char *batch_of(struct view replay)
+static const char *batch_of(const struct facts *f)
 {
-	struct view_items categories = view_items(view_at(replay, "task.categories"));
+	struct view_items categories = view_items(view_get(f->task, "categories"));
 	struct view c;
 	const char *batch = NULL;
 
-	if (!view_cstr(view_at(replay, "harbor.source_task_checksum")))
+	if (!view_cstr(view_get(f->harbor, "source_task_checksum")))
 		return NULL;
 	while (!batch && view_next(&categories, &c))
 		batch = view_cstr(c) ? docs_batch_name(view_cstr(c)) : NULL;
@@ -186,9 +186,18 @@ static const char *batch_of(struct view replay)
 int facts_read(struct view replay, const char *text, size_t text_len, const char *policy,
 	       struct facts *f, struct pc_err *e)
 {
-	enum evaluation_kind kind = evaluation_kind(view_at(replay, "task.evaluation"));
+	struct view task = view_get(replay, "task");
 
-	*f = (struct facts){ .replay = replay };
+	*f = (struct facts){
+		.replay = replay,
+		.task = task,
+		.dataset = view_get(task, "dataset"),
+		.execution = view_get(task, "execution"),
+		.evaluation = view_get(task, "evaluation"),
+		.environment = view_get(replay, "environment"),
+		.harbor = view_get(replay, "harbor"),
+	};
+	enum evaluation_kind kind = evaluation_kind(f->evaluation);
 	f->status = view_get(replay, "status");
 	if (kind == EVALUATION_OUTCOME)
 		f->kind = CASE_OUTCOME;
@@ -200,12 +209,12 @@ int facts_read(struct view replay, const char *text, size_t text_len, const char
 		return pc_fail(e,
 			       "workload %s (run %s): an OFF/ON paired workload is judged on a "
 			       "pair of runs, not on one replay",
-			       view_cstr(view_at(replay, "task.id")),
+			       view_cstr(view_get(task, "id")),
 			       view_cstr(view_get(replay, "run_id")));
-	f->dataset_checksum = view_at(replay, "task.dataset.checksum");
-	f->batch = batch_of(replay);
+	f->dataset_checksum = view_get(f->dataset, "checksum");
+	f->batch = batch_of(f);
 	if (f->kind == CASE_OUTCOME)
-		read_outcome_case(replay, text, text_len, policy, &f->outcome);
+		read_outcome_case(f, text, text_len, policy);
 	else if (f->kind == CASE_MEMORY)
 		read_memory_case(replay, f);
 	return 0;

@@ -85,6 +85,9 @@ struct thresholds {
 struct facts {
 	enum case_kind kind;
 	struct view replay;
+	/* parts of it read often: the manifest it ran (task) and its parts,
+	 * the environment and Harbor's record */
+	struct view task, dataset, execution, evaluation, environment, harbor;
 	struct view status;           /* a string */
 	struct view dataset_checksum; /* task.dataset.checksum, a string or null */
 	const char *batch;            /* the merged batch it ran in, or NULL (outdir.h) */

@@ -164,9 +164,10 @@ static int fragments_in_entries(struct view fragments, struct view entries)
 	return ok;
 }
 
-static void count_memory(struct view replay, const struct source_ids *captured,
+static void count_memory(const struct facts *f, const struct source_ids *captured,
 			 struct memory_facts *m)
 {
+	struct view replay = f->replay;
 	struct view after = view_at(replay, "memory_after.entries");
 	size_t n;
 	struct view *created = memory_created_entries(replay, &n);
@@ -178,7 +179,7 @@ static void count_memory(struct view replay, const struct source_ids *captured,
 	m->before = (int)view_items(view_at(replay, "memory_before.entries")).n;
 	m->after = (int)view_items(after).n;
 	m->groundedness = m->created ? (double)m->grounded / m->created : 0.0;
-	m->expected = view_at(replay, "task.evaluation.expected_memory");
+	m->expected = view_get(f->evaluation, "expected_memory");
 	m->expected_found = fragments_in_entries(m->expected, after);
 }
 
@@ -237,10 +238,10 @@ static int probe_supported(struct view spec, struct view probe, int forbidden)
 
 /* Probes with expected context are positive; one that only forbids context
  * (an abstention probe) counts toward forbidden_context_absent alone. */
-static void count_probes(struct view replay, struct probe_facts *p)
+static void count_probes(const struct facts *f, struct probe_facts *p)
 {
-	struct view_items specs = view_items(view_at(replay, "task.evaluation.probes"));
-	struct view observed = view_get(replay, "probes"), spec;
+	struct view_items specs = view_items(view_get(f->evaluation, "probes"));
+	struct view observed = view_get(f->replay, "probes"), spec;
 
 	p->forbidden_matched = pc_xmalloc((specs.n + 1) * sizeof *p->forbidden_matched);
 	p->n_forbidden_matched = 0;
@@ -260,13 +261,13 @@ static void count_probes(struct view replay, struct probe_facts *p)
 	p->coverage = p->positive ? (double)p->supported / p->positive : 1.0;
 }
 
-void memory_count(struct view replay, struct capture_facts *c, struct memory_facts *m,
+void memory_count(const struct facts *f, struct capture_facts *c, struct memory_facts *m,
 		  struct probe_facts *p)
 {
 	struct source_ids captured;
 
-	memory_count_captures(replay, c, &captured);
-	count_memory(replay, &captured, m);
-	count_probes(replay, p);
+	memory_count_captures(f->replay, c, &captured);
+	count_memory(f, &captured, m);
+	count_probes(f, p);
 	source_ids_free(&captured);
 }

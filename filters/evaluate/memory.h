@@ -9,9 +9,9 @@
 #include "text.h"
 #include "view.h"
 
-/* Fill *c, *m and *p from replay, whose counts start at 0; p's list of
- * matched ids is owned by the facts (facts_free). */
-void memory_count(struct view replay, struct capture_facts *c, struct memory_facts *m,
+/* Fill *c, *m and *p from the replay of f, whose counts start at 0; p's
+ * list of matched ids is owned by the facts (facts_free). */
+void memory_count(const struct facts *f, struct capture_facts *c, struct memory_facts *m,
 		  struct probe_facts *p);
 
 /* The rules behind those counts, which the diagnosis (diagnosis.h) reads

@@ -167,7 +167,7 @@ static int deliver(struct evaluation_pass *pass, const struct facts *f, struct p
 	if (!o->output)
 		return emit(pass, e);
 	jv doc = jv_parse_sized(pass->line.text, (int)pass->line.len);
-	char *dir = outdir_workload(view_cstr(view_at(f->replay, "task.id")), f->batch);
+	char *dir = outdir_workload(view_cstr(view_get(f->task, "id")), f->batch);
 	int rc = aggregate_add(&pass->batches, jv_copy(doc), e);
 	if (rc == 0)
 		rc = stage_deliver(o->output, dir, "eval-report.json", pass->red, doc, e);

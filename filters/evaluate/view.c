@@ -76,10 +76,23 @@ struct view view_root(yyjson_doc *doc, const struct shape *doc_shape,
 	return make(yyjson_doc_get_root(doc), doc_shape, d);
 }
 
-static const struct field *field_named(const struct shape *s, const char *key, size_t n)
+static int is_named(const struct field *f, const char *key, size_t n)
 {
-	for (const struct field *f = s->fields; f && f->name; f++)
-		if (f->name[0] == key[0] && !strncmp(f->name, key, n) && !f->name[n])
+	return f->name[0] == key[0] && !strncmp(f->name, key, n) && !f->name[n];
+}
+
+const struct field *view_field(const struct shape *s, const char *key, size_t n,
+			       const struct field *from)
+{
+	const struct field *f;
+
+	if (!s->fields)
+		return NULL;
+	for (f = from ? from : s->fields; f->name; f++)
+		if (is_named(f, key, n))
+			return f;
+	for (f = s->fields; from && f < from; f++)
+		if (is_named(f, key, n))
 			return f;
 	return NULL;
 }
@@ -94,7 +107,7 @@ static const struct shape *member_shape(const struct shape *s, const char *key, 
 		return NULL;
 	if (s->kind == SK_MAP)
 		return s->items;
-	*field = field_named(s, key, n);
+	*field = view_field(s, key, n, NULL);
 	return *field ? (*field)->shape : NULL;
 }
 
@@ -260,20 +273,42 @@ static void write_key(struct json_out *o, const char *key, size_t n, int first)
 	json_out_bytes(o, ":", 1);
 }
 
-/* A declared object: its fields in declaration order, or sorted. */
+/* A declared object: its fields in declaration order, or sorted.  The
+ * text's members are matched to their fields in one pass; a field the text
+ * leaves out is written as its default. */
 static void write_fields(struct json_out *o, struct view obj, enum json_layout how)
 {
-	struct name names[64];
-	size_t n = 0;
+	const struct field *fields = obj.s->fields, *next = NULL;
+	yyjson_val *values[64] = { 0 };
+	size_t order[64], n = 0;
+	yyjson_obj_iter it;
+	yyjson_val *k;
 
-	for (const struct field *f = obj.s->fields; f->name && n < 64; f++)
-		names[n++] = (struct name){ f->name, strlen(f->name), NULL };
-	if (how == JSON_CANONICAL)
-		qsort(names, n, sizeof *names, name_order);
+	while (n < 64 && fields[n].name)
+		order[n] = n, n++;
+	yyjson_obj_iter_init(obj.v, &it);
+	while ((k = yyjson_obj_iter_next(&it))) {
+		const char *key = yyjson_get_str(k);
+		const struct field *f = view_field(obj.s, key, yyjson_get_len(k), next);
+		if (f && (size_t)(f - fields) < n) {
+			values[f - fields] = yyjson_obj_iter_get_val(k);
+			next = f[1].name ? f + 1 : NULL;
+		}
+	}
+	/* jq's order, the names' bytes: an insertion sort of a few names */
+	for (size_t i = 1; how == JSON_CANONICAL && i < n; i++)
+		for (size_t j = i;
+		     j > 0 && strcmp(fields[order[j - 1]].name, fields[order[j]].name) > 0; j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
 	json_out_bytes(o, "{", 1);
 	for (size_t i = 0; i < n; i++) {
-		write_key(o, names[i].text, names[i].len, i == 0);
-		view_write(o, get(obj, names[i].text, names[i].len), how);
+		const struct field *f = &fields[order[i]];
+		yyjson_val *value = values[order[i]] ? values[order[i]] : default_of(obj.dfl, f);
+		write_key(o, f->name, strlen(f->name), i == 0);
+		view_write(o, make(value, f->shape, obj.dfl), how);
 	}
 	json_out_bytes(o, "}", 1);
 }

@@ -39,6 +39,12 @@ struct view {
 /* s itself, or for a union the kind v's keys choose, as shape.c chooses. */
 const struct shape *view_resolve(const struct shape *s, yyjson_val *v);
 
+/* The field of object shape s named by the n bytes at key, or NULL; the
+ * search starts at from (a field of s, or NULL for the first): a text in
+ * declaration order finds each field where it looks first. */
+const struct field *view_field(const struct shape *s, const char *key, size_t n,
+			       const struct field *from);
+
 /* The document's root, of shape doc. */
 struct view view_root(yyjson_doc *doc, const struct shape *doc_shape,
 		      const struct view_defaults *d);

@@ -90,9 +90,10 @@ static const struct field probe_fields[] = {
 static const struct shape s_probe_spec = {
 	.kind = SK_OBJECT, .fields = probe_fields, .check = rule_forbidden_outside_expected,
 };
+static const struct unique_items probe_ids = { "id", "probe ids" };
 static const struct shape s_probe_specs = {
 	.kind = SK_ARRAY, .items = &s_probe_spec, .flags = SHAPE_MIN, .min = 1,
-	.check = rule_unique_probe_ids,
+	.unique = &probe_ids,
 };
 
 static const struct field threshold_fields[] = {

@@ -175,27 +175,6 @@ int rule_dataset(jv v, char *why, size_t whylen)
 
 /* One pass over the ids, remembered in an object (a hash table): pairwise
  * comparison made 20,000 probes take minutes. */
-int rule_unique_probe_ids(jv probes, char *why, size_t whylen)
-{
-	jv seen = jv_object();
-	int rc = 0;
-
-	jv_array_foreach(probes, i, probe) {
-		jv id = jv_object_get(probe, jv_string("id"));
-		if (rc == 0 && jv_get_kind(id) == JV_KIND_STRING) {
-			if (jv_object_has(jv_copy(seen), jv_copy(id))) {
-				snprintf(why, whylen, "probe ids must be unique: \"%s\" repeats",
-					 jv_string_value(id));
-				rc = -1;
-			} else
-				seen = jv_object_set(seen, jv_copy(id), jv_true());
-		}
-		jv_free(id);
-	}
-	jv_free(seen);
-	return rc;
-}
-
 /* A forbidden fragment inside an expected one could never be satisfied:
  * both are compared as NFC(casefold) forms, as the evaluator matches them. */
 int rule_forbidden_outside_expected(jv probe, char *why, size_t whylen)

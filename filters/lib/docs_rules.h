@@ -33,6 +33,5 @@ int rule_status(const char *s, size_t n, char *why, size_t whylen);
 int rule_task_kind(const char *s, size_t n, char *why, size_t whylen);
 int rule_task_outcome_comparison(const char *s, size_t n, char *why, size_t whylen);
 int rule_task_schema(const char *s, size_t n, char *why, size_t whylen);
-int rule_unique_probe_ids(jv v, char *why, size_t whylen);
 
 #endif

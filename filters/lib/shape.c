@@ -333,6 +333,38 @@ static int normalize_items(const struct shape *s, jv v, const struct at *at, jv 
 	return 1;
 }
 
+/* The string at key of item i of the list v (borrowed; owned, or invalid
+ * when it is no string). */
+static jv item_key(jv v, int i, const char *key)
+{
+	jv id = jv_object_get(jv_array_get(jv_copy(v), i), jv_string(key));
+
+	if (jv_get_kind(id) == JV_KIND_STRING)
+		return id;
+	jv_free(id);
+	return jv_invalid();
+}
+
+/* Whether an item of the list v (borrowed) repeats an earlier item's
+ * unique key: -1 with why filled. */
+static int check_unique(const struct unique_items *u, jv v, char *why, size_t whylen)
+{
+	int n = jv_array_length(jv_copy(v));
+
+	for (int i = 1; i < n; i++) {
+		jv id = item_key(v, i, u->key);
+		for (int j = 0; j < i && jv_is_valid(id); j++)
+			if (jv_equal(jv_copy(id), item_key(v, j, u->key))) {
+				snprintf(why, whylen, "%s must be unique: \"%s\" repeats", u->name,
+					 jv_string_value(id));
+				jv_free(id);
+				return -1;
+			}
+		jv_free(id);
+	}
+	return 0;
+}
+
 static const struct shape *chosen_alternative(const struct shape *s, jv v)
 {
 	const struct alternative *a = s->alternatives;
@@ -385,7 +417,8 @@ static int normalize(const struct shape *s, jv v, const struct at *at, jv *out,
 	}
 	if (rc < 0)
 		return -1;
-	if ((s->check && s->check(rc ? result : v, err->why, sizeof err->why) != 0) ||
+	if ((s->unique && check_unique(s->unique, rc ? result : v, err->why, sizeof err->why)) ||
+	    (s->check && s->check(rc ? result : v, err->why, sizeof err->why) != 0) ||
 	    (s->check_text &&
 	     s->check_text(jv_string_value(v), (size_t)jv_string_length_bytes(jv_copy(v)),
 			   err->why, sizeof err->why) != 0)) {

@@ -41,6 +41,12 @@ struct shape_error {
 struct field;
 struct alternative;
 
+/* A list of objects whose string field key differs from item to item,
+ * named in the message ("probe ids must be unique: \"a\" repeats"). */
+struct unique_items {
+	const char *key, *name;
+};
+
 struct shape {
 	enum shape_kind kind;
 	unsigned flags;
@@ -53,7 +59,8 @@ struct shape {
 	/* a string's rule, on its n bytes (a NUL-ended C string, which may
 	 * hold a NUL before its end): a string needs no jv to be checked */
 	int (*check_text)(const char *s, size_t n, char *why, size_t whylen);
-	const char *expect; /* what a good value is, for messages */
+	const struct unique_items *unique; /* SK_ARRAY: NULL, or what must differ */
+	const char *expect;                /* what a good value is, for messages */
 };
 
 #define FIELD_OPTIONAL 1u /* may be absent; then default_json or null */

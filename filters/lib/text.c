@@ -132,18 +132,70 @@ void sbuf_add(struct sbuf *b, const char *s)
 	sbuf_addn(b, s, strlen(s));
 }
 
+/* Formatted into the buffer's room, which is made larger and the text
+ * formatted again only when it does not fit. */
 void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
 {
 	va_list again;
+	size_t room;
 	int n;
 
+	if (b->cap - b->len < 128) {
+		b->cap = b->len * 2 + 128;
+		b->s = pc_xrealloc(b->s, b->cap);
+	}
+	room = b->cap - b->len;
 	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	char *tmp = pc_xmalloc((size_t)n + 1);
-	vsnprintf(tmp, (size_t)n + 1, fmt, again);
+	n = vsnprintf(b->s + b->len, room, fmt, ap);
+	if (n >= 0 && (size_t)n >= room) {
+		b->cap = b->len + (size_t)n + 1;
+		b->s = pc_xrealloc(b->s, b->cap);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, again);
+	}
 	va_end(again);
-	sbuf_addn(b, tmp, (size_t)n);
-	free(tmp);
+	b->len += n > 0 ? (size_t)n : 0;
+	b->s[b->len] = '\0';
+}
+
+void sbuf_add_int(struct sbuf *b, long long i)
+{
+	char digits[24], *d = digits + sizeof digits;
+	unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (i < 0)
+		*--d = '-';
+	sbuf_addn(b, d, (size_t)(digits + sizeof digits - d));
+}
+
+/* printf's "%.<decimals>f" (decimals 0 to 6): x scaled and rounded to an
+ * integer, which is the exact decimal's rounding unless the scaled value
+ * lies within a hair of a half (then printf, which rounds the exact
+ * binary value, decides). */
+void sbuf_add_fixed(struct sbuf *b, double x, int decimals)
+{
+	static const double scale[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
+	double y = fabs(x) * scale[decimals], whole = floor(y);
+
+	if (!(y < 1e12) || fabs(y - whole - 0.5) < 1e-6) {
+		sbuf_addf(b, "%.*f", decimals, x);
+		return;
+	}
+	long long r = (long long)(y - whole < 0.5 ? whole : whole + 1);
+	long long unit = (long long)scale[decimals];
+	if (signbit(x))
+		sbuf_add(b, "-");
+	sbuf_add_int(b, r / unit);
+	if (decimals == 0)
+		return;
+	char frac[8];
+	long long rest = r % unit;
+	frac[0] = '.';
+	for (int i = decimals; i > 0; i--, rest /= 10)
+		frac[i] = (char)('0' + rest % 10);
+	sbuf_addn(b, frac, (size_t)decimals + 1);
 }
 
 void sbuf_addf(struct sbuf *b, const char *fmt, ...)

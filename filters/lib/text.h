@@ -49,6 +49,10 @@ void sbuf_addn(struct sbuf *b, const char *s, size_t n);
 void sbuf_addf(struct sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap);
+/* printf's "%lld" and "%.<decimals>f" (decimals 0 to 6), without printf's
+ * cost where they are written once per case. */
+void sbuf_add_int(struct sbuf *b, long long i);
+void sbuf_add_fixed(struct sbuf *b, double x, int decimals);
 char *sbuf_take(struct sbuf *b); /* returns the string, resets b */
 
 /* What follows the item that is_last / is_next_last says of in a list of
