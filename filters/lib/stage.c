@@ -183,8 +183,6 @@ int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct 
 		int code = EXIT_OK, failed = 0;
 		if (p->make(p->ctx, doc, &in.reader, &out, &code, &e) != 0)
 			status = stage_die(p->prog, red, EXIT_INVALID, e.msg);
-		else if (p->delivered && p->delivered(p->ctx, jv_copy(out), outdir, &e) != 0)
-			failed = 1, jv_free(out);
 		else if (stage_deliver(outdir, dir, p->artifact, red, out, &e) != 0)
 			failed = 1;
 		else
@@ -198,8 +196,6 @@ int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct 
 			break;
 		}
 	}
-	if (p->delivered && p->delivered(p->ctx, jv_invalid(), outdir, &e) != 0)
-		status = stage_die(p->prog, red, EXIT_INVALID, e.msg);
 	status = stage_worst(status, in.status);
 	if (in.count == 0 && status == EXIT_OK)
 		status = stage_die(p->prog, red, EXIT_INVALID, p->none);

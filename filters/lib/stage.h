@@ -112,10 +112,6 @@ struct stage_pass {
 	const char *none;     /* the error when stdin holds no document */
 	int (*make)(void *ctx, jv in, const struct json_reader *raw, jv *out, int *code,
 		    struct pc_err *e);
-	/* NULL, or told of each result (consumed) before it is delivered, and
-	 * of the end of the stream (jv_invalid()): -1 with e filled ends the
-	 * stream with exit 1 */
-	int (*delivered)(void *ctx, jv out, const char *outdir, struct pc_err *e);
 	void *ctx;
 };
 
