@@ -111,17 +111,40 @@ static const struct shape *member_shape(const struct shape *s, const char *key, 
 	return *field ? (*field)->shape : NULL;
 }
 
+/* The member named key and its place among the object's members (*at);
+ * NULL when there is none. */
+static yyjson_val *member(yyjson_val *obj, const char *key, size_t n, size_t *at)
+{
+	yyjson_obj_iter it;
+	yyjson_val *k;
+
+	yyjson_obj_iter_init(obj, &it);
+	for (*at = 0; (k = yyjson_obj_iter_next(&it)); (*at)++)
+		if (yyjson_get_len(k) == n && !memcmp(yyjson_get_str(k), key, n))
+			return yyjson_obj_iter_get_val(k);
+	return NULL;
+}
+
 static struct view get(struct view obj, const char *key, size_t n)
 {
-	const struct field *f;
+	const struct shape *s = obj.s;
+	const struct field *f = NULL;
+	size_t at;
 
 	if (!yyjson_is_obj(obj.v))
 		return make(NULL, NULL, obj.dfl);
-	yyjson_val *v = yyjson_obj_getn(obj.v, key, n);
-	const struct shape *s = member_shape(obj.s, key, n, &f);
+	yyjson_val *v = member(obj.v, key, n, &at);
+	if (!s || s->kind == SK_ANY)
+		return make(v, NULL, obj.dfl);
+	if (s->kind == SK_MAP)
+		return make(v, s->items, obj.dfl);
+	/* a member at place i is at the earliest field i: a text writes the
+	 * fields once each (accept.c, or the normalized form), mostly in
+	 * declaration order, so the field is where the search starts */
+	f = view_field(s, key, n, v ? s->fields + at : NULL);
 	if (!v && f)
 		v = default_of(obj.dfl, f);
-	return make(v, s, obj.dfl);
+	return make(v, f ? f->shape : NULL, obj.dfl);
 }
 
 struct view view_get(struct view obj, const char *key)

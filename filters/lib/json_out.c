@@ -2,6 +2,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,22 @@ static const char escape_of[256] = {
 };
 /* clang-format on */
 
+/* Whether none of the 8 bytes at p needs an escape: no byte under 0x20,
+ * no quote, backslash or DEL (the "has a zero byte" test on x, x ^ '"',
+ * x ^ '\\' and x ^ DEL, and "has a byte under 0x20"; a byte of 0x80 or
+ * more is plain, and its high bit masks it out). */
+static int plain8(const char *p)
+{
+	static const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t x;
+
+	memcpy(&x, p, sizeof x);
+	uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+	uint64_t found = ((x - ones * 0x20) | (quote - ones) | (backslash - ones) | (del - ones)) &
+			 ~x & highs;
+	return found == 0;
+}
+
 void json_out_string(struct json_out *o, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -58,6 +75,10 @@ void json_out_string(struct json_out *o, const char *s, size_t n)
 	reserve(o, n * 6 + 2);
 	o->text[o->len++] = '"';
 	for (size_t i = 0; i < n; i++) {
+		while (i + 8 <= n && plain8(s + i))
+			i += 8;
+		if (i >= n)
+			break;
 		char esc = escape_of[(unsigned char)s[i]];
 		if (!esc)
 			continue;
