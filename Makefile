@@ -76,9 +76,10 @@ TESTS    ?= tests
 # and UBSan into build/fuzz/ and run FUZZ_SECONDS each from their corpus.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS  = documents manifest toml
+FUZZ_TARGETS  = documents manifest toml evaluate
 # What each target links beside filters/lib/: the filter module it feeds.
 FUZZ_OBJ_toml     = $(BUILD)/run-bub/toml.o
+FUZZ_OBJ_evaluate = $(call private_objects_of,evaluate) $(OBJ_evaluate)
 FUZZ_FLAGS    = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
 
 SHELLCHECK   ?= shellcheck
@@ -213,17 +214,19 @@ lint:
 $(BUILD)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-input.h $(LIB_OBJ) $$(FUZZ_OBJ_$$*)
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  FUZZ    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/run-bub -fsanitize=fuzzer -o $@ $< \
+	$(Q)$(CC) $(ALL_CFLAGS) -Ifilters/lib -Ifilters/run-bub -Ifilters/evaluate \
+		$(CFLAGS_evaluate) -fsanitize=fuzzer -o $@ $< \
 		$(filter %.o,$^) $(LDFLAGS) $(LIBS)
 
 # libjq 1.6's parser leaks on a text with two values and no separator
-# (["a" "b"]), so the document target runs without leak detection; the
-# sanitizer test run (check-asan) still checks pc-e2e's own leaks.
+# (["a" "b"]), so the targets that read a stream (documents, and evaluate,
+# which hands libjq what yyjson cannot read) run without leak detection;
+# the sanitizer test run (check-asan) still checks pc-e2e's own leaks.
 fuzz:
 	$(MAKE) CC=$(FUZZ_CC) BUILD=build/fuzz CFLAGS='$(FUZZ_FLAGS)' $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p build/fuzz/corpus-$$t && cp tests/fuzz/corpus/$$t/* build/fuzz/corpus-$$t/ || exit 1; \
-		leaks=1; [ $$t = documents ] && leaks=0; \
+		leaks=1; case $$t in documents | evaluate) leaks=0 ;; esac; \
 		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 		ASAN_OPTIONS=detect_leaks=$$leaks build/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
 			-rss_limit_mb=2048 -detect_leaks=$$leaks \

@@ -26,6 +26,16 @@ orderly() {
 	done
 }
 
+@test "evaluate corpus: pc-evaluate ends in order on every input, under both policies" {
+	local f policy
+	for f in "$CORPUS"/evaluate/*; do
+		for policy in collect-all fail-fast; do
+			run --separate-stderr "$PC_BIN/pc-evaluate" --failure-policy "$policy" <"$f"
+			orderly "$status" "pc-evaluate --failure-policy $policy < ${f#"$REPO"/}"
+		done
+	done
+}
+
 @test "manifest corpus: pc-select ends in order on every input" {
 	local f
 	for f in "$CORPUS"/manifest/*; do

@@ -211,7 +211,7 @@ static int evaluate_all(struct evaluation_pass *pass)
 	struct pc_err e;
 	int status = EXIT_OK, code = EXIT_OK;
 
-	replays_open(&in, "pc-evaluate", pass->red);
+	replays_open(&in, stdin, "stdin", "pc-evaluate", pass->red);
 	while (replays_next(&in, &replay)) {
 		int rc = evaluate_one(pass, replay, &in.reader, &code, &e);
 		if (rc == -1)

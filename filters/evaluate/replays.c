@@ -7,10 +7,11 @@
 #include "json_out.h"
 #include "stage.h"
 
-void replays_open(struct replays *r, const char *prog, const struct redactor *red)
+void replays_open(struct replays *r, FILE *in, const char *name, const char *prog,
+		  const struct redactor *red)
 {
 	*r = (struct replays){ .prog = prog, .red = red };
-	json_reader_init(&r->reader, stdin, "stdin");
+	json_reader_init(&r->reader, in, name);
 	view_defaults_init(&r->defaults, &doc_replay);
 }
 

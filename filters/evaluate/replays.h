@@ -1,4 +1,5 @@
-/* replays: the replays on stdin, each read once into a view (view.h).
+/* replays: the replays on a stream (pc-evaluate's stdin), each read once
+ * into a view (view.h).
  *
  * yyjson parses each text where it lies in the reader's buffer, and accept
  * (accept.h) checks it against the replay's shape.  A text either cannot
@@ -12,6 +13,7 @@
 #ifndef PC_EVALUATE_REPLAYS_H
 #define PC_EVALUATE_REPLAYS_H
 
+#include <stdio.h>
 #include <yyjson.h>
 
 #include "json.h"
@@ -28,7 +30,9 @@ struct replays {
 	int count;       /* replays returned */
 };
 
-void replays_open(struct replays *r, const char *prog, const struct redactor *red);
+/* The replays of in, named name in messages ("stdin"). */
+void replays_open(struct replays *r, FILE *in, const char *name, const char *prog,
+		  const struct redactor *red);
 /* 1 with *replay set (valid until the next call), 0 at the end of stdin;
  * a refused text is reported on stderr and skipped. */
 int replays_next(struct replays *r, struct view *replay);
