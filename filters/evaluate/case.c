@@ -24,15 +24,16 @@ static void key_value(struct json_out *o, const char *key, struct view v, int *m
  * expectations): the sha256 of the manifest's canonical JSON.  The fields
  * beside it say which of them changed.  The PowerContext under test is left
  * out: a trend is there to show what a new release changed. */
-static void comparability(struct json_out *o, const struct facts *f, const char *policy)
+static void comparability(struct json_out *o, const struct case_input *in)
 {
+	const struct facts *f = in->f;
 	struct view environment = f->environment;
 	struct json_out canonical = { 0 };
 	char digest[SHA256_HEX_LEN + 1];
 	int members = 0;
 
 	view_write(&canonical, f->task, JSON_CANONICAL);
-	sha256_hex(canonical.text, canonical.len, digest);
+	sha256_hasher_hex(in->hasher, canonical.text, canonical.len, digest);
 	json_out_free(&canonical);
 	json_out_bytes(o, "{", 1);
 	json_out_key(o, "manifest_digest", &members);
@@ -46,7 +47,7 @@ static void comparability(struct json_out *o, const struct facts *f, const char 
 	key_value(o, "max_steps", view_get(f->execution, "max_steps"), &members);
 	key_value(o, "max_tokens", view_get(f->execution, "max_tokens"), &members);
 	json_out_key(o, "failure_policy", &members);
-	json_out_cstring(o, policy);
+	json_out_cstring(o, in->policy);
 	json_out_bytes(o, "}", 1);
 }
 
@@ -88,7 +89,7 @@ static void attributes(struct json_out *o, const struct case_input *in,
 	key_value(o, "run_id", view_get(replay, "run_id"), &members);
 	key_value(o, "workload_id", view_get(f->task, "id"), &members);
 	json_out_key(o, "comparability", &members);
-	comparability(o, f, in->policy);
+	comparability(o, in);
 	key_value(o, "finished_at", view_get(f->environment, "finished_at"), &members);
 	json_out_key(o, CASE_DIAGNOSIS, &members);
 	json_out_bytes(o, "{\"assertions\":", 14);

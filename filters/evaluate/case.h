@@ -8,6 +8,7 @@
 #include <jv.h>
 
 #include "facts.h"
+#include "hash.h"
 #include "json_out.h"
 #include "redact.h"
 #include "verdict.h"
@@ -17,7 +18,8 @@ struct case_input {
 	const struct facts *f;
 	const char *policy, *prefix; /* --failure-policy, --experiment-prefix */
 	const struct redactor *red;
-	jv stale; /* freshness.h's "stale" attribute, or null (borrowed) */
+	jv stale;                     /* freshness.h's "stale" attribute, or null (borrowed) */
+	struct sha256_hasher *hasher; /* the manifest digest's */
 };
 
 /* The powercontext.e2e-evaluation/v1 document of the case, in the

@@ -22,6 +22,7 @@
 #include "docs.h"
 #include "facts.h"
 #include "freshness.h"
+#include "hash.h"
 #include "json.h"
 #include "json_out.h"
 #include "outdir.h"
@@ -73,10 +74,11 @@ struct options {
 /* What the pass over stdin works with; main owns it. */
 struct evaluation_pass {
 	const struct options *o;
-	const struct redactor *red; /* borrowed from main */
-	jv current;                 /* owned: --catalog's manifests by id, or null */
-	struct aggregate batches;   /* with --output */
-	struct json_out line;       /* owned: the evaluation being written */
+	const struct redactor *red;  /* borrowed from main */
+	jv current;                  /* owned: --catalog's manifests by id, or null */
+	struct aggregate batches;    /* with --output */
+	struct json_out line;        /* owned: the evaluation being written */
+	struct sha256_hasher hasher; /* owned: the manifest digests' */
 };
 
 /* A positive whole number of trials, or 0. */
@@ -193,7 +195,7 @@ static int evaluate_one(struct evaluation_pass *pass, struct view replay,
 		stale = freshness_of(task, pass->current);
 		jv_free(task);
 	}
-	const struct case_input in = { &f, o->policy, o->prefix, pass->red, stale };
+	const struct case_input in = { &f, o->policy, o->prefix, pass->red, stale, &pass->hasher };
 	pass->line.len = 0;
 	case_write(&pass->line, &in, code);
 	jv_free(stale);
@@ -284,7 +286,9 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	aggregate_init(&pass.batches, o.prefix, o.output, &red);
+	sha256_hasher_init(&pass.hasher);
 	rc = evaluate_all(&pass);
+	sha256_hasher_free(&pass.hasher);
 	aggregate_free(&pass.batches);
 	json_out_free(&pass.line);
 	jv_free(pass.current);

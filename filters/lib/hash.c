@@ -20,6 +20,37 @@ static void to_hex(const unsigned char *md, char hex[SHA256_HEX_LEN + 1])
 	hex[SHA256_HEX_LEN] = '\0';
 }
 
+void sha256_hasher_init(struct sha256_hasher *h)
+{
+	h->start = EVP_MD_CTX_new();
+	h->ctx = EVP_MD_CTX_new();
+	if (h->start && !EVP_DigestInit_ex(h->start, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(h->start);
+		h->start = NULL;
+	}
+}
+
+void sha256_hasher_free(struct sha256_hasher *h)
+{
+	EVP_MD_CTX_free(h->start);
+	EVP_MD_CTX_free(h->ctx);
+	*h = (struct sha256_hasher){ 0 };
+}
+
+void sha256_hasher_hex(struct sha256_hasher *h, const void *data, size_t len,
+		       char hex[SHA256_HEX_LEN + 1])
+{
+	unsigned char md[32];
+	unsigned int n = 0;
+
+	if (!h->start || !h->ctx || !EVP_MD_CTX_copy_ex(h->ctx, h->start) ||
+	    !EVP_DigestUpdate(h->ctx, data, len) || !EVP_DigestFinal_ex(h->ctx, md, &n)) {
+		sha256_hex(data, len, hex);
+		return;
+	}
+	to_hex(md, hex);
+}
+
 void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_LEN + 1])
 {
 	unsigned char md[32];

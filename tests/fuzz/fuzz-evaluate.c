@@ -19,11 +19,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	FILE *in = fmemopen((void *)data, size, "rb");
 	struct redactor red = { 0 };
 	struct json_out line = { 0 };
+	struct sha256_hasher hasher;
 	struct replays replays;
 	struct view replay;
 
 	if (!in)
 		return 0;
+	sha256_hasher_init(&hasher);
 	replays_open(&replays, in, "fuzz", "fuzz-evaluate", &red);
 	while (replays_next(&replays, &replay)) {
 		struct facts f;
@@ -32,7 +34,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (facts_read(replay, replays.reader.text, replays.reader.text_len, "collect-all",
 			       &f, &e) < 0)
 			continue;
-		const struct case_input kase = { &f, "collect-all", "fuzz", &red, jv_null() };
+		const struct case_input kase = { &f, "collect-all", "fuzz", &red, jv_null(), &hasher };
 		line.len = 0;
 		case_write(&line, &kase, &code);
 		facts_free(&f);
@@ -42,6 +44,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		jv_free(back);
 	}
 	replays_close(&replays);
+	sha256_hasher_free(&hasher);
 	json_out_free(&line);
 	fclose(in);
 	return 0;
