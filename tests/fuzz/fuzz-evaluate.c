@@ -34,7 +34,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (facts_read(replay, replays.reader.text, replays.reader.text_len, "collect-all",
 			       &f, &e) < 0)
 			continue;
-		const struct case_input kase = { &f, "collect-all", "fuzz", &red, jv_null(), &hasher };
+		const struct case_input kase = { &f, "collect-all", "fuzz",
+						 &red, jv_null(), &hasher };
 		line.len = 0;
 		case_write(&line, &kase, &code);
 		facts_free(&f);
