@@ -266,6 +266,16 @@ void text_py_repr(struct sbuf *b, const char *s, size_t len)
 	quote = memchr(s, '\'', len) && !memchr(s, '"', len) ? '"' : '\'';
 	sbuf_addn(b, &quote, 1);
 	while (p < end) {
+		/* a run of printable ASCII other than the quote and backslash is
+		 * itself, in one piece */
+		const utf8proc_uint8_t *run = p;
+		while (p < end && *p >= 0x20 && *p < 0x7f && *p != (utf8proc_uint8_t)quote &&
+		       *p != '\\')
+			p++;
+		if (p > run)
+			sbuf_addn(b, (const char *)run, (size_t)(p - run));
+		if (p == end)
+			break;
 		utf8proc_int32_t c;
 		utf8proc_ssize_t n = utf8proc_iterate(p, end - p, &c);
 
