@@ -28,7 +28,10 @@ setup() {
 	mapfile -t ids < <(pc-select --manifests "$REPO/manifests" --root "$REPO" | jq -r .workload.id)
 	[[ ${#ids[@]} -eq 7 ]] || fail "expected 7 acceptance workloads, got: ${ids[*]}"
 	mapfile -t members < <(pc-select --manifests "$REPO/manifests" --root "$REPO" --category batch:acceptance | jq -r .workload.id)
-	run --separate-stderr env OUTPUT="$T/acc" timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/acceptance" 3>&-
+	# a hang guard for both legs of the whole catalog (ten workloads), not for
+	# one run: about 85 s on two idle cores, but Bub's start-up, a few seconds
+	# a step, took it past 300 s on a loaded machine (make test runs suites side by side)
+	run --separate-stderr env OUTPUT="$T/acc" timeout -k 10 "$((EXEC_LIMIT * 3))" "$REPO/pipelines/acceptance" 3>&-
 	assert_exit 0
 	# where a workload's files are: a member of the merged batch in the batch's tasks/
 	dir_of() {
