@@ -1,5 +1,5 @@
 # pc-e2e: PowerContext's end-to-end workload harness.
-# `make` builds bin/, `make test` runs the bats suites, `make check-asan` runs
+# `make` builds bin/, `make test` runs the bats suites (TEST_JOBS at a time), `make check-asan` runs
 # them again on an AddressSanitizer + UBSan build, `make acceptance` runs the
 # acceptance workloads on the PowerContext under test (POWERCONTEXT_E2E_VERSION,
 # CATALOG=powercontext for its own catalog, RUNNER=harbor for the Harbor CLI,
@@ -71,6 +71,13 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 
 BATS     ?= bats
 TESTS    ?= tests
+# make test and make check-asan run the suites side by side, TEST_JOBS bats
+# processes at a time (tests/bin/run-suites): most of a suite's time is spent
+# waiting on the Server's, Bub's and Harbor's Python, so more than two pay on
+# two cores. TEST_JOBS=1 runs them one by one.
+TEST_JOBS ?= 3
+# The suites TESTS names: a directory's *.bats, or a .bats file itself.
+TEST_FILES = $(foreach t,$(TESTS),$(if $(filter %.bats,$(t)),$(t),$(sort $(wildcard $(t:%/=%)/*.bats))))
 
 # libFuzzer targets (tests/fuzz/fuzz-<target>.c), built by clang with ASan
 # and UBSan into build/fuzz/ and run FUZZ_SECONDS each from their corpus.
@@ -122,15 +129,25 @@ $(BIN)/pc-%: $$(call objects_of,$$*) $(LIB_OBJ) $$(OBJ_$$*)
 
 # test and acceptance first install the Debian packages they need
 # (pipelines/install-deps: nothing to do once they are there; without root
-# or sudo it says what to run).
+# or sudo it says what to run). test and check-asan then provision, once,
+# what the suites use (tests/bin/provision: .venv and the PowerContext under
+# test), and run the suites side by side (tests/bin/run-suites), each suite's
+# TAP lines printed whole when it ends and kept in build/test-log/ (the
+# sanitizer run's in build/asan/test-log/).
+RUN_SUITES = BATS='$(BATS)' BATS_FLAGS='$(BATS_FLAGS)' TEST_JOBS='$(TEST_JOBS)' tests/bin/run-suites
+
 test: deps
 	$(MAKE) all
-	PC_BIN=$(abspath $(BIN)) $(BATS) $(BATS_FLAGS) $(TESTS)
+	@test -n "$(TEST_FILES)" || { echo "make test: TESTS=$(TESTS) names no .bats file" >&2; exit 64; }
+	tests/bin/provision $(TEST_FILES)
+	PC_BIN=$(abspath $(BIN)) $(RUN_SUITES) build/test-log $(TEST_FILES)
 
 check-asan:
 	$(MAKE) BUILD=build/asan BIN=build/asan/bin CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' all
+	@test -n "$(TEST_FILES)" || { echo "make check-asan: TESTS=$(TESTS) names no .bats file" >&2; exit 64; }
+	tests/bin/provision $(TEST_FILES)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(BATS) $(BATS_FLAGS) $(TESTS)
+	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(RUN_SUITES) build/asan/test-log $(TEST_FILES)
 
 acceptance: deps
 	$(MAKE) all

@@ -15,7 +15,8 @@
 # Variables a test sees after exec_setup:
 #   T         $BATS_TEST_TMPDIR (from pc_setup); the working directory is $REPO
 #   OUT       $T/out, the --output directory the helpers pass to the filters
-#   POWERCONTEXT_CLIENT_SERVER_URL  the file's unauthenticated server
+#   POWERCONTEXT_CLIENT_SERVER_URL  the file's unauthenticated server (unset in a
+#             file that started none: exec_setup_file without SPEC)
 #   POWERCONTEXT_E2E_BUB  the release's Bub (pipelines/pc-powercontext bub)
 #   TMPDIR    $T/tmp, so a default pc-run-bub output directory stays visible
 
@@ -168,8 +169,12 @@ exec_setup() {
 	OUT="$T/out"
 	export TMPDIR="$T/tmp"
 	mkdir -p "$TMPDIR"
-	POWERCONTEXT_CLIENT_SERVER_URL=$(exec_server_url server) || return 1
-	export POWERCONTEXT_CLIENT_SERVER_URL
+	# the file's server "server", unless the file started none (its
+	# pipelines start their own)
+	if [[ -s $BATS_FILE_TMPDIR/servers && -n $(<"$BATS_FILE_TMPDIR/servers") ]]; then
+		POWERCONTEXT_CLIENT_SERVER_URL=$(exec_server_url server) || return 1
+		export POWERCONTEXT_CLIENT_SERVER_URL
+	fi
 }
 
 # exec_select ID [FILE]: the selection line of workload ID from the

@@ -10,13 +10,14 @@
 # the same order, the same values (numbers compared numerically, so
 # 1 == 1.0) and byte-identical reasons.
 
+REPO="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+PC_BIN="${PC_BIN:-$REPO/bin}"
+FIXTURES="$REPO/tests/fixtures/reference"
+CASES=157
+
 setup() {
 	bats_load_library bats-support
 	bats_load_library bats-assert
-	REPO="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
-	PC_BIN="${PC_BIN:-$REPO/bin}"
-	FIXTURES="$REPO/tests/fixtures/reference"
-	CASES=157
 	# The filters redact every configured secret: a caller's secrets must
 	# not rewrite the strings under comparison.
 	local name
@@ -68,43 +69,65 @@ lines_for() {
 		"$FIXTURES/policies.txt" "$FIXTURES/$2"
 }
 
+# The reference side of every case, once per suite run: line N of each
+# fixture in $BATS_FILE_TMPDIR/case-N.{replay,policy,id,expected,order,exit}
+# (the replay and its policy; the replay's workload id; the reference
+# evaluation normalized (sorted keys, numbers as floats), its names in
+# document order, and the exit status it implies; each one compact line).
+# Every line is read on its own (jq -R, fromjson), so that line N is always
+# case N, and a line that is not one JSON text stops the suite here.
+setup_file() {
+	local dir=$BATS_FILE_TMPDIR
+	# split_cases "SUFFIX...": stdin's lines into case-N.SUFFIX, one suffix
+	# after the other (one line a case for one suffix, three for three)
+	split_cases() {
+		awk -v dir="$dir" -v suffixes="$1" 'BEGIN { k = split(suffixes, s, " ") }
+			{ f = dir "/case-" int((FNR - 1) / k) + 1 "." s[(FNR - 1) % k + 1]; print > f; close(f) }'
+	}
+	split_cases replay <"$FIXTURES/replays.jsonl"
+	split_cases policy <"$FIXTURES/policies.txt"
+	jq -Rr 'fromjson | .task.id' "$FIXTURES/replays.jsonl" | split_cases id
+	jq -RcS "fromjson | ($NORMALIZE), ($ORDER), ($EXIT_STATUS)" "$FIXTURES/evaluations.jsonl" |
+		split_cases "expected order exit"
+}
+
 # check_case LINE WORKLOAD_ID POLICY: evaluate replay LINE alone under its
 # failure policy and compare it with the reference evaluation on the same line.
 check_case() {
-	local n=$1 name=$2 policy=$3 dir=$BATS_TEST_TMPDIR rc=0
-	sed -n "${n}p" "$FIXTURES/replays.jsonl" >"$dir/replay.json"
-	sed -n "${n}p" "$FIXTURES/evaluations.jsonl" >"$dir/expected.json"
-	run jq -r '.task.id' "$dir/replay.json"
-	assert_success
-	assert_output "$name"
-	run sed -n "${n}p" "$FIXTURES/policies.txt"
-	assert_output "$policy"
+	local n=$1 name=$2 policy=$3 dir=$BATS_TEST_TMPDIR case=$BATS_FILE_TMPDIR/case-$1 rc=0
+	local -a ours
+	assert_equal "$(<"$case.id")" "$name"
+	assert_equal "$(<"$case.policy")" "$policy"
 
-	"$PC_BIN/pc-evaluate" --experiment-prefix offline \
-		--failure-policy "$(sed -n "${n}p" "$FIXTURES/policies.txt")" \
-		<"$dir/replay.json" >"$dir/actual.json" 2>"$dir/stderr" || rc=$?
+	"$PC_BIN/pc-evaluate" --experiment-prefix offline --failure-policy "$policy" \
+		<"$case.replay" >"$dir/actual.json" 2>"$dir/stderr" || rc=$?
 	if [ -s "$dir/stderr" ]; then
 		echo "pc-evaluate stderr:"
 		cat "$dir/stderr"
 	fi
 
-	run wc -l <"$dir/actual.json"
-	assert_output 1
+	assert_equal "$(wc -l <"$dir/actual.json")" 1
 
 	# pc-evaluate's own attributes, for pc-report's ledger (docs/ledger.md)
-	# and its diagnosis, are there and are the only keys the release does not have.
-	run jq -e '.cases | all(.attributes | (.comparability | type == "object") and has("finished_at")
-		and (.diagnosis.assertions | type == "object"))' "$dir/actual.json"
-	assert_success
-	jq -c '.cases[].attributes |= del(.comparability, .finished_at, .diagnosis)' "$dir/actual.json" >"$dir/ours.json"
+	# and its diagnosis, are there and are the only keys the release does not
+	# have: whether they are there, then the rest normalized and its names in
+	# document order, as the reference side is (setup_file).
+	mapfile -t ours < <(jq -cS '(.cases | all(.attributes | (.comparability | type == "object") and has("finished_at")
+		and (.diagnosis.assertions | type == "object"))),
+		(.cases[].attributes |= del(.comparability, .finished_at, .diagnosis)
+		 | ('"$NORMALIZE"'), ('"$ORDER"'))' "$dir/actual.json")
+	assert_equal "${ours[0]}" true
 
-	run diff -u <(jq -S "$NORMALIZE" "$dir/expected.json") <(jq -S "$NORMALIZE" "$dir/ours.json")
-	assert_success
+	if [[ ${ours[1]} != "$(<"$case.expected")" ]]; then
+		diff -u <(jq -S . "$case.expected") <(jq -S . <<<"${ours[1]}")
+		fail "pc-evaluate's evaluation of case $n differs from the reference (above: - reference, + pc-evaluate)"
+	fi
+	if [[ ${ours[2]} != "$(<"$case.order")" ]]; then
+		diff -u <(jq . "$case.order") <(jq . <<<"${ours[2]}")
+		fail "pc-evaluate's names of case $n are not in the reference's order (above: - reference, + pc-evaluate)"
+	fi
 
-	run diff -u <(jq "$ORDER" "$dir/expected.json") <(jq "$ORDER" "$dir/ours.json")
-	assert_success
-
-	assert_equal "$rc" "$(jq "$EXIT_STATUS" "$dir/expected.json")"
+	assert_equal "$rc" "$(<"$case.exit")"
 }
 
 @test "reference fixtures: one evaluation and one policy per replay, one test per line" {

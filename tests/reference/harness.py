@@ -62,7 +62,7 @@ def provision(directory):
     directory.mkdir(parents=True)
     _run("making the venv", sys.executable, "-m", "venv", directory / "venv")
     _run("pip install", python, "-m", "pip", "install", "--quiet", *REQUIREMENTS)
-    _run("pip download", python, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+    _run("pip download", python, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", "powercontext",
          "-d", directory / "sdist", f"powercontext=={POWERCONTEXT}")
     archive = directory / "sdist" / f"powercontext-{POWERCONTEXT}.tar.gz"
     if not archive.is_file() or hashlib.sha256(archive.read_bytes()).hexdigest() != SDIST_SHA256:
