@@ -212,6 +212,7 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 {
 	jv list = jv_object_get(jv_copy(doc), jv_string("cases"));
 	const char *experiment = json_str(doc, "experiment");
+	struct sbuf spooled = { 0 };
 
 	jv_array_foreach(list, i, kase) {
 		int code;
@@ -236,19 +237,24 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		char *dir = jv_get_kind(name) == JV_KIND_STRING
 				    ? outdir_workload(jv_string_value(name), in)
 				    : NULL;
-		jv shown = redact_jv(red, kase), exp = redact_jv(red, jv_string(experiment));
+		/* the live format reads the case as every pass will: spooled */
+		jv exp = redact_jv(red, jv_string(experiment));
+		spooled.len = 0;
+		spool_add(&spooled, redact_jv(red, kase));
+		struct report_case c = { spooled.s, jv_string_value(exp), dir, v, jv_null() };
 		if (live) {
-			struct report_case c = { shown, jv_string_value(exp), dir, v, jv_null() };
 			live->format->live(&live->out, &c, live->settings);
 			/* out now, not when stdio's buffer fills */
 			if (fflush(stdout) != 0)
 				live->out.failed = 1;
 		}
-		report_spool(cs->spool, exp, shown, dir ? jv_string(dir) : jv_null(), v, jv_null());
+		report_spool(cs->spool, &c);
+		jv_free(exp);
 		free(dir);
 		jv_free(batch);
 		jv_free(name);
 	}
+	free(spooled.s);
 	jv_free(list);
 }
 
@@ -312,22 +318,21 @@ static void write_case_file(void *ctx, const struct report_case *c)
 {
 	struct files_pass *f = ctx;
 	struct sbuf b = { 0 };
-	jv batch = json_at(c->kase, "attributes." OUTDIR_CASE_BATCH);
+	const char *batch =
+		spool_str(spool_get(spool_get(c->kase, "attributes"), OUTDIR_CASE_BATCH));
 	const char *run_id = report_attribute(c, "run_id");
 
 	markdown_add_workload_file(&b, c);
 	write_report_md(f, c->dir, sbuf_take(&b));
-	if (f->batch && (jv_get_kind(batch) != JV_KIND_STRING ||
-			 strcmp(f->batch, jv_string_value(batch)) || strcmp(f->run_id, run_id)))
+	if (f->batch && (!batch || strcmp(f->batch, batch) || strcmp(f->run_id, run_id)))
 		close_batch(f);
-	if (jv_get_kind(batch) == JV_KIND_STRING) {
+	if (batch) {
 		if (!f->batch) {
-			f->batch = pc_xstrdup(jv_string_value(batch));
+			f->batch = pc_xstrdup(batch);
 			f->run_id = pc_xstrdup(run_id);
 		}
 		markdown_add_batch_member(&f->batch_md, c, f->batch);
 	}
-	jv_free(batch);
 }
 
 struct trend_pass {
@@ -351,8 +356,10 @@ static void trend_case(void *ctx, const struct report_case *c)
 		jv_free(trend);
 		return;
 	}
-	report_spool(t->spool, jv_string(c->experiment), jv_copy(c->kase),
-		     c->dir ? jv_string(c->dir) : jv_null(), c->verdict, trend);
+	struct report_case with_trend = *c;
+	with_trend.trend = trend;
+	report_spool(t->spool, &with_trend);
+	jv_free(trend);
 }
 
 /* Record the cases; with --trend, spool them again with their trends (the
