@@ -13,53 +13,62 @@ static uint32_t length_at(const char *p)
 	return n;
 }
 
-static void add_length(struct sbuf *b, size_t n)
+/* A value's kind byte and what follows it (a length, a double or
+ * nothing), in one piece; the offset just after it. */
+static size_t add_head(struct sbuf *b, jv_kind kind, const void *what, size_t n)
 {
-	uint32_t u = (uint32_t)n;
+	char head[1 + sizeof(double)] = { (char)kind };
 
-	sbuf_addn(b, (const char *)&u, sizeof u);
+	memcpy(head + 1, what, n);
+	sbuf_addn(b, head, 1 + n);
+	return b->len;
 }
 
 /* An array's or object's length is known once its members are written:
- * it is reserved, then filled in.  v is consumed. */
-static void add_members(struct sbuf *b, jv v)
+ * the members' bytes since at. */
+static void set_length(struct sbuf *b, size_t at)
 {
-	size_t at = b->len + sizeof(uint32_t);
+	uint32_t n = (uint32_t)(b->len - at);
 
-	add_length(b, 0);
-	if (jv_get_kind(v) == JV_KIND_ARRAY) {
+	memcpy(b->s + at - sizeof n, &n, sizeof n);
+}
+
+/* A pass over the cases reads far more than the first writes, but the
+ * first writes every value of every case: one kind test a value, one
+ * length a string. */
+void spool_add(struct sbuf *b, jv v)
+{
+	jv_kind kind = jv_get_kind(v);
+	uint32_t n = 0;
+	double d;
+	size_t at;
+
+	switch (kind) {
+	case JV_KIND_NUMBER:
+		d = jv_number_value(v);
+		add_head(b, kind, &d, sizeof d);
+		break;
+	case JV_KIND_STRING:
+		n = (uint32_t)jv_string_length_bytes(jv_copy(v));
+		add_head(b, kind, &n, sizeof n);
+		/* with its NUL: the reader hands out the string where it lies */
+		sbuf_addn(b, jv_string_value(v), (size_t)n + 1);
+		break;
+	case JV_KIND_ARRAY:
+		at = add_head(b, kind, &n, sizeof n);
 		jv_array_foreach(v, i, item)
 			spool_add(b, item);
-	} else {
+		set_length(b, at);
+		break;
+	case JV_KIND_OBJECT:
+		at = add_head(b, kind, &n, sizeof n);
 		jv_object_foreach(v, key, value) {
 			spool_add(b, key);
 			spool_add(b, value);
 		}
-	}
-	jv_free(v);
-	uint32_t n = (uint32_t)(b->len - at);
-	memcpy(b->s + at - sizeof n, &n, sizeof n);
-}
-
-void spool_add(struct sbuf *b, jv v)
-{
-	char kind = (char)jv_get_kind(v);
-
-	sbuf_addn(b, &kind, 1);
-	switch (jv_get_kind(v)) {
-	case JV_KIND_NUMBER: {
-		double d = jv_number_value(v);
-		sbuf_addn(b, (const char *)&d, sizeof d);
+		set_length(b, at);
 		break;
-	}
-	case JV_KIND_STRING:
-		add_length(b, (size_t)jv_string_length_bytes(jv_copy(v)));
-		/* with its NUL: the reader hands out the string where it lies */
-		sbuf_addn(b, jv_string_value(v), (size_t)jv_string_length_bytes(jv_copy(v)) + 1);
-		break;
-	case JV_KIND_ARRAY:
-	case JV_KIND_OBJECT: add_members(b, v); return;
-	default: break;
+	default: add_head(b, kind, &n, 0);
 	}
 	jv_free(v);
 }
