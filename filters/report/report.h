@@ -65,6 +65,9 @@ const char *report_label(const struct report_case *c, const char *name);
 /* [{name, reason}] of c's false assertions, in order. */
 jv report_false_assertions(const struct report_case *c);
 
+/* Whether a spooled assertion ({value, reason}, or NULL) holds. */
+int report_holds(const char *assertion);
+
 /* "stale: the catalog changed evaluation.probes, dataset.checksum since
  * it ran" or "stale: the catalog no longer has it", from c's stale
  * attribute (nothing when it has none). */

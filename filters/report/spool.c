@@ -106,36 +106,55 @@ jv spool_jv(const char *p)
 	case JV_KIND_ARRAY: v = jv_array(); break;
 	default: v = jv_object();
 	}
-	for (const char *q = body(p), *end = p + spool_size(p); q < end;) {
-		const char *next = q + spool_size(q);
-		if (jv_get_kind(v) == JV_KIND_ARRAY) {
-			v = jv_array_append(v, spool_jv(q));
-			q = next;
-		} else {
-			v = jv_object_set(v, spool_jv(q), spool_jv(next));
-			q = next + spool_size(next);
-		}
-	}
+	for (struct spool_each e = spool_each(p); spool_next(&e);)
+		v = e.key ? jv_object_set(v, spool_jv(e.key), spool_jv(e.value))
+			  : jv_array_append(v, spool_jv(e.value));
 	return v;
+}
+
+const char *spool_member(const char *p, const char *key, size_t n)
+{
+	if (spool_kind(p) != JV_KIND_OBJECT)
+		return NULL;
+	for (struct spool_each e = spool_each(p); spool_next(&e);)
+		if (length_at(e.key) == n && !memcmp(body(e.key), key, n))
+			return e.value;
+	return NULL;
 }
 
 const char *spool_get(const char *p, const char *key)
 {
-	if (!p || *p != JV_KIND_OBJECT)
-		return NULL;
-	size_t n = strlen(key);
-	const char *q = body(p), *end = p + spool_size(p);
-
-	while (q < end) {
-		const char *value = q + spool_size(q);
-		if (length_at(q) == n && !memcmp(body(q), key, n))
-			return value;
-		q = value + spool_size(value);
-	}
-	return NULL;
+	return spool_member(p, key, strlen(key));
 }
 
 const char *spool_str(const char *p)
 {
 	return p && *p == JV_KIND_STRING ? body(p) : NULL;
+}
+
+jv_kind spool_kind(const char *p)
+{
+	return p ? (jv_kind)*p : JV_KIND_INVALID;
+}
+
+struct spool_each spool_each(const char *p)
+{
+	struct spool_each e = { NULL, NULL, NULL, NULL, 0 };
+
+	if (p && (*p == JV_KIND_ARRAY || *p == JV_KIND_OBJECT)) {
+		e.next = body(p);
+		e.end = p + spool_size(p);
+		e.object = *p == JV_KIND_OBJECT;
+	}
+	return e;
+}
+
+int spool_next(struct spool_each *e)
+{
+	if (e->next == e->end)
+		return 0;
+	e->key = e->object ? e->next : NULL;
+	e->value = e->object ? e->next + spool_size(e->next) : e->next;
+	e->next = e->value + spool_size(e->value);
+	return 1;
 }

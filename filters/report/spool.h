@@ -33,8 +33,25 @@ jv spool_jv(const char *p);
 
 /* The member key of the object at p, or NULL (p NULL or no object). */
 const char *spool_get(const char *p, const char *key);
+/* The same for a key of n bytes, which may hold a NUL. */
+const char *spool_member(const char *p, const char *key, size_t n);
 
 /* The string at p, or NULL (p NULL or no string). */
 const char *spool_str(const char *p);
+
+/* The kind of the value at p; JV_KIND_INVALID when p is NULL. */
+jv_kind spool_kind(const char *p);
+
+/* The members of an array or object, one at a time:
+ *	for (struct spool_each e = spool_each(p); spool_next(&e);)
+ * gives each in e.value, an object's with its key in e.key (a string
+ * value); none when p is NULL or neither. */
+struct spool_each {
+	const char *key, *value;
+	const char *next, *end;
+	int object;
+};
+struct spool_each spool_each(const char *p);
+int spool_next(struct spool_each *e);
 
 #endif
