@@ -166,22 +166,37 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 	return 0;
 }
 
-/* An unnamed file in TMPDIR, gone when closed. */
-static FILE *open_spool(struct pc_err *e)
+/* A spooled case is about the size of stdio's default buffer, which would
+ * cost a system call a case on every pass. */
+#define SPOOL_BUFFER (1 << 16)
+
+/* An unnamed file in TMPDIR, gone when closed (close_spool), read and
+ * written through *buffer. */
+static FILE *open_spool(char **buffer, struct pc_err *e)
 {
 	char *path = text_fmt("%s/pc-report-XXXXXX", io_tmpdir());
 	int fd = mkstemp(path);
 	FILE *f = NULL;
 
+	*buffer = NULL;
 	if (fd < 0)
 		pc_fail_errno(e, "cannot create a spool file in %s", io_tmpdir());
 	else {
 		unlink(path);
 		if (!(f = fdopen(fd, "w+")))
 			pc_fail_errno(e, "cannot open the spool file"), close(fd);
+		else
+			setvbuf(f, *buffer = pc_xmalloc(SPOOL_BUFFER), _IOFBF, SPOOL_BUFFER);
 	}
 	free(path);
 	return f;
+}
+
+static void close_spool(FILE *f, char *buffer)
+{
+	if (f)
+		fclose(f);
+	free(buffer);
 }
 
 /* What the text summary's totals count, taken as each case is read. */
@@ -265,7 +280,7 @@ static int read_cases(struct cases *cs, const struct redactor *red, int check_na
 	struct pc_err e;
 	jv doc;
 
-	if (!(cs->spool = open_spool(&e)))
+	if (!(cs->spool = open_spool(&cs->spool_buffer, &e)))
 		return stage_die("pc-report", red, EXIT_INVALID, e.msg);
 	stage_input_open(&in, "pc-report", red, SCHEMA_EVALUATION, &doc_evaluation);
 	while (stage_input_next(&in, &doc)) {
@@ -339,6 +354,7 @@ struct trend_pass {
 	struct ledger *l;
 	int runs;
 	FILE *spool;
+	char *buffer; /* the spool's */
 	struct pc_err *e;
 	int failed;
 };
@@ -367,20 +383,21 @@ static void trend_case(void *ctx, const struct report_case *c)
 static int ledger_pass(const struct options *o, struct cases *cs, struct pc_err *e)
 {
 	struct ledger *l = ledger_open(&o->url, e);
-	struct trend_pass t = { l, o->trend_runs, NULL, e, 0 };
+	struct trend_pass t = { l, o->trend_runs, NULL, NULL, e, 0 };
 
 	if (!l || ledger_record(l, cs, e) != 0)
 		t.failed = 1;
-	else if (o->trend && (t.spool = open_spool(e))) {
+	else if (o->trend && (t.spool = open_spool(&t.buffer, e))) {
 		report_each_case(cs, trend_case, &t);
 		if (!t.failed && (cs->read_failed || fflush(t.spool) != 0 || ferror(t.spool)))
 			t.failed = pc_fail(
 				e, "cannot write the trends to the spool file (is TMPDIR full?)");
 		if (!t.failed) {
-			fclose(cs->spool);
+			close_spool(cs->spool, cs->spool_buffer);
 			cs->spool = t.spool;
+			cs->spool_buffer = t.buffer;
 		} else
-			fclose(t.spool);
+			close_spool(t.spool, t.buffer);
 	} else if (o->trend)
 		t.failed = 1;
 	ledger_close(l);
@@ -498,8 +515,7 @@ static int run(const struct options *o, const struct redactor *red)
 				 : cs.status;
 		status = stage_worst(status, ledger_failed);
 	}
-	if (cs.spool)
-		fclose(cs.spool);
+	close_spool(cs.spool, cs.spool_buffer);
 	free(cs.bad_name);
 	return status;
 }

@@ -29,7 +29,8 @@ struct report_case {
 };
 
 struct cases {
-	FILE *spool; /* one record per case (report_spool) */
+	FILE *spool;        /* one record per case (report_spool) */
+	char *spool_buffer; /* the spool's stdio buffer */
 	int n;
 	int count[VERDICTS];
 	int passing, evaluated; /* assertions holding, and judged, over every case */
