@@ -7,14 +7,14 @@
 #include "json.h"
 #include "report.h"
 
-/* A record is its length (a uint32_t), the verdict (a byte), then the
+/* A record is its length (a uint64_t), the verdict (a byte), then the
  * experiment, the directory (a string or null), the trend (an array or
  * null) and the case, each a value in spool.h's encoding. */
 void report_spool(FILE *spool, const struct report_case *c)
 {
 	struct sbuf head = { 0 };
 	size_t kase = spool_size(c->kase);
-	uint32_t n = 0;
+	uint64_t n = 0;
 	char verdict = (char)c->verdict;
 
 	sbuf_addn(&head, (const char *)&n, sizeof n);
@@ -22,7 +22,7 @@ void report_spool(FILE *spool, const struct report_case *c)
 	spool_add(&head, jv_string(c->experiment));
 	spool_add(&head, json_string_or_null(c->dir));
 	spool_add(&head, jv_copy(c->trend));
-	n = (uint32_t)(head.len - sizeof n + kase);
+	n = head.len - sizeof n + kase;
 	memcpy(head.s, &n, sizeof n);
 	fwrite(head.s, 1, head.len, spool);
 	fwrite(c->kase, 1, kase, spool);
@@ -34,7 +34,7 @@ void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct repor
 {
 	char *record = NULL;
 	size_t cap = 0;
-	uint32_t n;
+	uint64_t n;
 
 	rewind(cs->spool);
 	while (fread(&n, sizeof n, 1, cs->spool) == 1) {

@@ -4,13 +4,30 @@
 
 #include "spool.h"
 
-/* What follows the kind byte of a string, an array or an object. */
-static uint32_t length_at(const char *p)
-{
-	uint32_t n;
+/* A string's length is a jv's, an int; an array's or object's, the bytes
+ * of its members, may pass 4 GiB (a number takes 9 bytes here, 2 in JSON). */
+typedef uint32_t string_length;
+typedef uint64_t members_length;
 
-	memcpy(&n, p + 1, sizeof n);
-	return n;
+/* The length that follows the kind byte of a string, an array or an
+ * object. */
+static uint64_t length_at(const char *p)
+{
+	string_length s;
+	members_length m;
+
+	if (*p == JV_KIND_STRING) {
+		memcpy(&s, p + 1, sizeof s);
+		return s;
+	}
+	memcpy(&m, p + 1, sizeof m);
+	return m;
+}
+
+/* Where the string, array or object at p has its bytes or members. */
+static const char *body(const char *p)
+{
+	return p + 1 + (*p == JV_KIND_STRING ? sizeof(string_length) : sizeof(members_length));
 }
 
 /* A value's kind byte and what follows it (a length, a double or
@@ -28,7 +45,7 @@ static size_t add_head(struct sbuf *b, jv_kind kind, const void *what, size_t n)
  * the members' bytes since at. */
 static void set_length(struct sbuf *b, size_t at)
 {
-	uint32_t n = (uint32_t)(b->len - at);
+	members_length n = b->len - at;
 
 	memcpy(b->s + at - sizeof n, &n, sizeof n);
 }
@@ -39,7 +56,8 @@ static void set_length(struct sbuf *b, size_t at)
 void spool_add(struct sbuf *b, jv v)
 {
 	jv_kind kind = jv_get_kind(v);
-	uint32_t n = 0;
+	string_length n;
+	members_length m = 0;
 	double d;
 	size_t at;
 
@@ -49,26 +67,26 @@ void spool_add(struct sbuf *b, jv v)
 		add_head(b, kind, &d, sizeof d);
 		break;
 	case JV_KIND_STRING:
-		n = (uint32_t)jv_string_length_bytes(jv_copy(v));
+		n = (string_length)jv_string_length_bytes(jv_copy(v));
 		add_head(b, kind, &n, sizeof n);
 		/* with its NUL: the reader hands out the string where it lies */
 		sbuf_addn(b, jv_string_value(v), (size_t)n + 1);
 		break;
 	case JV_KIND_ARRAY:
-		at = add_head(b, kind, &n, sizeof n);
+		at = add_head(b, kind, &m, sizeof m);
 		jv_array_foreach(v, i, item)
 			spool_add(b, item);
 		set_length(b, at);
 		break;
 	case JV_KIND_OBJECT:
-		at = add_head(b, kind, &n, sizeof n);
+		at = add_head(b, kind, &m, sizeof m);
 		jv_object_foreach(v, key, value) {
 			spool_add(b, key);
 			spool_add(b, value);
 		}
 		set_length(b, at);
 		break;
-	default: add_head(b, kind, &n, 0);
+	default: add_head(b, kind, &m, 0);
 	}
 	jv_free(v);
 }
@@ -77,17 +95,11 @@ size_t spool_size(const char *p)
 {
 	switch (*p) {
 	case JV_KIND_NUMBER: return 1 + sizeof(double);
-	case JV_KIND_STRING: return 1 + sizeof(uint32_t) + length_at(p) + 1;
+	case JV_KIND_STRING: return (size_t)(body(p) - p) + length_at(p) + 1;
 	case JV_KIND_ARRAY:
-	case JV_KIND_OBJECT: return 1 + sizeof(uint32_t) + length_at(p);
+	case JV_KIND_OBJECT: return (size_t)(body(p) - p) + length_at(p);
 	default: return 1;
 	}
-}
-
-/* Where the string, array or object at p has its bytes or members. */
-static const char *body(const char *p)
-{
-	return p + 1 + sizeof(uint32_t);
 }
 
 jv spool_jv(const char *p)

@@ -5,7 +5,7 @@
  * cost several times the report itself, so a value is spooled as bytes a
  * reader walks: a kind byte (enum jv_kind), then a number's double, a
  * string's length (uint32_t), bytes and a NUL, or an array's or object's
- * length in bytes (uint32_t) before its members, an object's member being
+ * length in bytes (uint64_t) before its members, an object's member being
  * its key (a string value) then its value.  A lookup skips what it does
  * not need, a string is read where it lies, and a jv is built only of what
  * a renderer asks for.  A value reads back exactly as it was: keys in
