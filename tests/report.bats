@@ -287,6 +287,18 @@ assertions: 31 of 33 passing
 	assert_line '- Native task outcome: `error:AgentTimeoutError` (diagnostic only)'
 }
 
+@test "a score past a double's range reads inf in every pass, as Python's str() has it" {
+	sed 's/"harbor_reward_reward":{"value":[^,]*/"harbor_reward_reward":{"value":1e999/' \
+		"$E/accepted.jsonl" >"$T/huge.jsonl"
+	report "$T/huge.jsonl" -- --format markdown --output "$T/out"
+	assert_status 0
+	assert_line '- `reward`: `inf`'
+	assert_line '  [SCORE] harbor_reward_reward: inf'
+	grep -qxF -- '- `reward`: `inf`' "$T/out/project-database-decision/report.md"
+	report "$T/huge.jsonl" -- --format text -v
+	assert_line '    score harbor_reward_reward = inf'
+}
+
 @test "--output leaves no temporary file and replaces an older report" {
 	mkdir -p "$T/out/wl-failed"
 	echo stale >"$T/out/wl-failed/report.md"

@@ -1,4 +1,5 @@
 /* The spooled cases of one report and the readers every format shares. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,45 +7,52 @@
 #include "json.h"
 #include "report.h"
 
-void report_spool(FILE *spool, jv experiment, jv kase, jv dir, enum verdict v, jv trend)
+/* A record is its length (a uint64_t), the verdict (a byte), then the
+ * experiment, the directory (a string or null), the trend (an array or
+ * null) and the case, each a value in spool.h's encoding. */
+void report_spool(FILE *spool, const struct report_case *c)
 {
-	jv entry = JV_OBJECT(jv_string("experiment"), experiment,
-			     jv_string("case"), kase,
-			     jv_string("dir"), dir,
-			     jv_string("verdict"), jv_number(v));
-	jv line;
+	struct sbuf head = { 0 };
+	size_t kase = spool_size(c->kase);
+	uint64_t n = 0;
+	char verdict = (char)c->verdict;
 
-	if (jv_get_kind(trend) == JV_KIND_NULL)
-		jv_free(trend);
-	else
-		entry = jv_object_set(entry, jv_string("trend"), trend);
-	line = jv_dump_string(entry, 0);
-	fprintf(spool, "%s\n", jv_string_value(line));
-	jv_free(line);
+	sbuf_addn(&head, (const char *)&n, sizeof n);
+	sbuf_addn(&head, &verdict, 1);
+	spool_add(&head, jv_string(c->experiment));
+	spool_add(&head, json_string_or_null(c->dir));
+	spool_add(&head, jv_copy(c->trend));
+	n = head.len - sizeof n + kase;
+	memcpy(head.s, &n, sizeof n);
+	fwrite(head.s, 1, head.len, spool);
+	fwrite(c->kase, 1, kase, spool);
+	free(head.s);
 }
 
 void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c),
 		      void *ctx)
 {
-	char *line = NULL;
+	char *record = NULL;
 	size_t cap = 0;
+	uint64_t n;
 
 	rewind(cs->spool);
-	while (getline(&line, &cap, cs->spool) > 0) {
-		jv entry = jv_parse(line);
-		struct report_case c = { jv_object_get(jv_copy(entry), jv_string("case")),
-					 json_str(entry, "experiment"), json_str(entry, "dir"),
-					 (enum verdict)json_number_at(entry, "verdict", 0),
-					 jv_object_has(jv_copy(entry), jv_string("trend"))
-						 ? jv_object_get(jv_copy(entry), jv_string("trend"))
-						 : jv_null() };
+	while (fread(&n, sizeof n, 1, cs->spool) == 1) {
+		if (n > cap)
+			record = pc_xrealloc(record, cap = n);
+		if (fread(record, 1, n, cs->spool) != n) {
+			cs->read_failed = 1;
+			break;
+		}
+		const char *experiment = record + 1, *dir = experiment + spool_size(experiment);
+		const char *trend = dir + spool_size(dir);
+		struct report_case c = { trend + spool_size(trend), spool_str(experiment),
+					 spool_str(dir), (enum verdict)record[0], spool_jv(trend) };
 		fn(ctx, &c);
 		jv_free(c.trend);
-		jv_free(c.kase);
-		jv_free(entry);
 	}
 	cs->read_failed = cs->read_failed || ferror(cs->spool);
-	free(line);
+	free(record);
 }
 
 void report_flush(struct report_out *o)
@@ -58,48 +66,47 @@ void report_flush(struct report_out *o)
 
 const char *report_case_name(const struct report_case *c)
 {
-	return json_str(c->kase, "name");
+	return spool_str(spool_get(c->kase, "name"));
 }
 
 jv report_section(const struct report_case *c, const char *name)
 {
-	return jv_object_get(jv_copy(c->kase), jv_string(name));
+	return spool_jv(spool_get(c->kase, name));
 }
 
 const char *report_attribute(const struct report_case *c, const char *name)
 {
-	jv attrs = report_section(c, "attributes");
-	const char *s = json_str(attrs, name);
+	const char *s = spool_str(spool_get(spool_get(c->kase, "attributes"), name));
 
-	jv_free(attrs); /* the string stays owned by c->kase */
 	return s ? s : "unknown";
 }
 
 const char *report_label(const struct report_case *c, const char *name)
 {
-	jv labels = report_section(c, "labels");
-	jv l = jv_object_get(labels, jv_string(name));
-	const char *s = json_str(l, "value");
+	const char *s =
+		spool_str(spool_get(spool_get(spool_get(c->kase, "labels"), name), "value"));
 
-	jv_free(l);
 	return s ? s : "unscored";
 }
 
+/* Read where it lies: only a false assertion's name and reason become jv. */
 jv report_false_assertions(const struct report_case *c)
 {
-	jv assertions = report_section(c, "assertions"), out = jv_array();
+	jv out = jv_array();
 
-	jv_object_foreach(assertions, name, a) {
-		if (!json_has_true(a, "value")) {
-			jv false_one = JV_OBJECT(jv_string("name"), name,
-						 jv_string("reason"), json_get(a, "reason"));
+	for (struct spool_each a = spool_each(spool_get(c->kase, "assertions")); spool_next(&a);)
+		if (!report_holds(a.value)) {
+			jv false_one = JV_OBJECT(jv_string("name"), spool_jv(a.key),
+						 jv_string("reason"),
+						 spool_jv(spool_get(a.value, "reason")));
 			out = jv_array_append(out, false_one);
-		} else
-			jv_free(name);
-		jv_free(a);
-	}
-	jv_free(assertions);
+		}
 	return out;
+}
+
+int report_holds(const char *assertion)
+{
+	return spool_kind(spool_get(assertion, "value")) == JV_KIND_TRUE;
 }
 
 void report_add_value(struct sbuf *b, jv v)
@@ -115,7 +122,8 @@ void report_add_value(struct sbuf *b, jv v)
 
 void stale_add_reason(struct sbuf *b, const struct report_case *c)
 {
-	jv stale = json_at(c->kase, "attributes." CASE_STALE);
+	const char *spooled = spool_get(spool_get(c->kase, "attributes"), CASE_STALE);
+	jv stale = spooled ? spool_jv(spooled) : jv_null();
 	jv changed = json_get(stale, "changed");
 
 	if (json_has_true(stale, "removed"))

@@ -8,14 +8,10 @@
 
 jv diagnosis_of(const struct report_case *c, const char *name)
 {
-	jv attributes = report_section(c, "attributes");
-	jv d = jv_getpath(attributes, JV_ARRAY(jv_string(CASE_DIAGNOSIS), jv_string("assertions"),
-					       jv_string(name)));
+	const char *d = spool_get(spool_get(c->kase, "attributes"), CASE_DIAGNOSIS);
 
-	if (jv_get_kind(d) == JV_KIND_OBJECT)
-		return d;
-	jv_free(d);
-	return jv_null();
+	d = spool_get(spool_get(d, "assertions"), name);
+	return d && *d == JV_KIND_OBJECT ? spool_jv(d) : jv_null();
 }
 
 /* A value as a line shows it: a string quoted, null as "none", a list or

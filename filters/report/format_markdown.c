@@ -13,23 +13,19 @@
 /* A new string, the caller's to free. */
 static char *rewards_text(const struct report_case *c)
 {
-	jv scores = report_section(c, "scores");
 	struct sbuf b = { 0 };
 	const char *prefix = DOCS_REWARD_SCORE_PREFIX;
 
-	jv_object_foreach(scores, name, s) {
-		const char *n = jv_string_value(name);
+	for (struct spool_each s = spool_each(spool_get(c->kase, "scores")); spool_next(&s);) {
+		const char *n = spool_str(s.key);
 		if (!strncmp(n, prefix, strlen(prefix))) {
-			jv v = jv_object_get(jv_copy(s), jv_string("value"));
+			jv v = spool_jv(spool_get(s.value, "value"));
 			sbuf_addf(&b, "- `%s`: `", n + strlen(prefix));
 			report_add_value(&b, v);
 			sbuf_add(&b, "`\n");
 			jv_free(v);
 		}
-		jv_free(name);
-		jv_free(s);
 	}
-	jv_free(scores);
 	if (!b.len)
 		sbuf_add(&b, "- No native reward was recorded.\n");
 	return sbuf_take(&b);
@@ -37,33 +33,25 @@ static char *rewards_text(const struct report_case *c)
 
 static void evaluation_lines(struct sbuf *b, const struct report_case *c)
 {
-	jv assertions = report_section(c, "assertions");
-
 	sbuf_addf(b, "%s\n", report_case_name(c));
-	jv_object_foreach(assertions, name, a) {
-		const char *reason = json_str(a, "reason");
-		sbuf_addf(b, "  [%s] %s", json_has_true(a, "value") ? "PASS" : "FAIL",
-			  jv_string_value(name));
+	for (struct spool_each a = spool_each(spool_get(c->kase, "assertions")); spool_next(&a);) {
+		const char *reason = spool_str(spool_get(a.value, "reason"));
+		sbuf_addf(b, "  [%s] %s", report_holds(a.value) ? "PASS" : "FAIL",
+			  spool_str(a.key));
 		if (reason && *reason)
 			sbuf_addf(b, " — %s", reason);
 		sbuf_add(b, "\n");
-		jv_free(name);
-		jv_free(a);
 	}
-	jv_free(assertions);
 	const char *kinds[] = { "scores", "labels" }, *tags[] = { "SCORE", "LABEL" };
 	for (int k = 0; k < 2; k++) {
-		jv values = report_section(c, kinds[k]);
-		jv_object_foreach(values, name, entry) {
-			jv v = jv_object_get(jv_copy(entry), jv_string("value"));
-			sbuf_addf(b, "  [%s] %s: ", tags[k], jv_string_value(name));
+		struct spool_each e = spool_each(spool_get(c->kase, kinds[k]));
+		while (spool_next(&e)) {
+			jv v = spool_jv(spool_get(e.value, "value"));
+			sbuf_addf(b, "  [%s] %s: ", tags[k], spool_str(e.key));
 			report_add_value(b, v);
 			sbuf_add(b, "\n");
 			jv_free(v);
-			jv_free(name);
-			jv_free(entry);
 		}
-		jv_free(values);
 	}
 }
 
@@ -73,12 +61,9 @@ static const char *collection_status(const struct report_case *c)
 {
 	if (c->verdict == VERDICT_SKIPPED)
 		return "skipped";
-	jv collected =
-		jv_object_get(report_section(c, "assertions"), jv_string("collection_completed"));
-	int completed = json_has_true(collected, "value");
-
-	jv_free(collected);
-	return completed ? "completed" : "failed";
+	return report_holds(spool_get(spool_get(c->kase, "assertions"), "collection_completed"))
+		       ? "completed"
+		       : "failed";
 }
 
 /* Each false assertion's EXPECTED → ACTUAL and evidence, when the case

@@ -98,15 +98,10 @@ static int name_column(jv names /* borrowed */, const char *name)
 static void collect_names(void *ctx, const struct report_case *c)
 {
 	struct html_pass *h = ctx;
-	jv assertions = report_section(c, "assertions");
 
-	jv_object_foreach(assertions, name, a) {
-		if (name_column(h->names, jv_string_value(name)) < 0)
-			h->names = jv_array_append(h->names, jv_copy(name));
-		jv_free(name);
-		jv_free(a);
-	}
-	jv_free(assertions);
+	for (struct spool_each a = spool_each(spool_get(c->kase, "assertions")); spool_next(&a);)
+		if (name_column(h->names, spool_str(a.key)) < 0)
+			h->names = jv_array_append(h->names, spool_jv(a.key));
 	h->trends = h->trends || jv_get_kind(c->trend) == JV_KIND_ARRAY;
 }
 
@@ -129,16 +124,17 @@ static void matrix_head(struct sbuf *b, jv names /* borrowed */)
 }
 
 /* A false assertion links to its reason in the workload's section. */
-static void matrix_cell(struct sbuf *b, jv a /* borrowed */, int row, int col)
+static void matrix_cell(struct sbuf *b, const char *a /* spooled, or NULL */, int row, int col)
 {
-	if (!jv_is_valid(a)) {
+	if (!a) {
 		sbuf_add(b, "<td class=\"none\" title=\"not evaluated\">—</td>");
 		return;
 	}
-	const char *reason = json_str(a, "reason");
-	sbuf_addf(b, "<td class=\"%s\" title=\"", json_has_true(a, "value") ? "pass" : "fail");
+	const char *reason = spool_str(spool_get(a, "reason"));
+	int holds = report_holds(a);
+	sbuf_addf(b, "<td class=\"%s\" title=\"", holds ? "pass" : "fail");
 	add_text(b, reason && *reason ? reason : "no reason given");
-	if (json_has_true(a, "value"))
+	if (holds)
 		sbuf_add(b, "\">✓ pass</td>");
 	else
 		sbuf_addf(b, "\"><a href=\"#c%d-a%d\">✗ FAIL</a></td>", row, col);
@@ -148,7 +144,7 @@ static void matrix_row(void *ctx, const struct report_case *c)
 {
 	struct html_pass *h = ctx;
 	struct sbuf *b = &h->o->b;
-	jv assertions = report_section(c, "assertions");
+	const char *assertions = spool_get(c->kase, "assertions");
 
 	sbuf_addf(b, "<tr><th scope=\"row\"><a href=\"#c%d\">", h->index);
 	add_text(b, report_case_name(c));
@@ -158,12 +154,13 @@ static void matrix_row(void *ctx, const struct report_case *c)
 		sbuf_addf(b, " <small>(%s)</small>", trend_change(c->trend));
 	sbuf_add(b, "</td>");
 	jv_array_foreach(h->names, i, n) {
-		jv a = jv_object_get(jv_copy(assertions), n);
-		matrix_cell(b, a, h->index, i);
-		jv_free(a);
+		matrix_cell(b,
+			    spool_member(assertions, jv_string_value(n),
+					 (size_t)jv_string_length_bytes(jv_copy(n))),
+			    h->index, i);
+		jv_free(n);
 	}
 	sbuf_add(b, "</tr>\n");
-	jv_free(assertions);
 	h->index++;
 	report_flush(h->o);
 }

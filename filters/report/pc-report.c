@@ -166,22 +166,37 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 	return 0;
 }
 
-/* An unnamed file in TMPDIR, gone when closed. */
-static FILE *open_spool(struct pc_err *e)
+/* A spooled case is about the size of stdio's default buffer, which would
+ * cost a system call a case on every pass. */
+#define SPOOL_BUFFER (1 << 16)
+
+/* An unnamed file in TMPDIR, gone when closed (close_spool), read and
+ * written through *buffer. */
+static FILE *open_spool(char **buffer, struct pc_err *e)
 {
 	char *path = text_fmt("%s/pc-report-XXXXXX", io_tmpdir());
 	int fd = mkstemp(path);
 	FILE *f = NULL;
 
+	*buffer = NULL;
 	if (fd < 0)
 		pc_fail_errno(e, "cannot create a spool file in %s", io_tmpdir());
 	else {
 		unlink(path);
 		if (!(f = fdopen(fd, "w+")))
 			pc_fail_errno(e, "cannot open the spool file"), close(fd);
+		else
+			setvbuf(f, *buffer = pc_xmalloc(SPOOL_BUFFER), _IOFBF, SPOOL_BUFFER);
 	}
 	free(path);
 	return f;
+}
+
+static void close_spool(FILE *f, char *buffer)
+{
+	if (f)
+		fclose(f);
+	free(buffer);
 }
 
 /* What the text summary's totals count, taken as each case is read. */
@@ -212,6 +227,7 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 {
 	jv list = jv_object_get(jv_copy(doc), jv_string("cases"));
 	const char *experiment = json_str(doc, "experiment");
+	struct sbuf spooled = { 0 };
 
 	jv_array_foreach(list, i, kase) {
 		int code;
@@ -237,19 +253,24 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		char *dir = jv_get_kind(name) == JV_KIND_STRING
 				    ? outdir_workload(jv_string_value(name), in)
 				    : NULL;
-		jv shown = redact_jv(red, kase), exp = redact_jv(red, jv_string(experiment));
+		/* the live format reads the case as every pass will: spooled */
+		jv exp = redact_jv(red, jv_string(experiment));
+		spooled.len = 0;
+		spool_add(&spooled, redact_jv(red, kase));
+		struct report_case c = { spooled.s, jv_string_value(exp), dir, v, jv_null() };
 		if (live) {
-			struct report_case c = { shown, jv_string_value(exp), dir, v, jv_null() };
 			live->format->live(&live->out, &c, live->settings);
 			/* out now, not when stdio's buffer fills */
 			if (fflush(stdout) != 0)
 				live->out.failed = 1;
 		}
-		report_spool(cs->spool, exp, shown, dir ? jv_string(dir) : jv_null(), v, jv_null());
+		report_spool(cs->spool, &c);
+		jv_free(exp);
 		free(dir);
 		jv_free(batch);
 		jv_free(name);
 	}
+	free(spooled.s);
 	jv_free(list);
 }
 
@@ -260,7 +281,7 @@ static int read_cases(struct cases *cs, const struct redactor *red, int check_na
 	struct pc_err e;
 	jv doc;
 
-	if (!(cs->spool = open_spool(&e)))
+	if (!(cs->spool = open_spool(&cs->spool_buffer, &e)))
 		return stage_die("pc-report", red, EXIT_INVALID, e.msg);
 	stage_input_open(&in, "pc-report", red, SCHEMA_EVALUATION, &doc_evaluation);
 	while (stage_input_next(&in, &doc)) {
@@ -313,28 +334,28 @@ static void write_case_file(void *ctx, const struct report_case *c)
 {
 	struct files_pass *f = ctx;
 	struct sbuf b = { 0 };
-	jv batch = json_at(c->kase, "attributes." OUTDIR_CASE_BATCH);
+	const char *batch =
+		spool_str(spool_get(spool_get(c->kase, "attributes"), OUTDIR_CASE_BATCH));
 	const char *run_id = report_attribute(c, "run_id");
 
 	markdown_add_workload_file(&b, c);
 	write_report_md(f, c->dir, sbuf_take(&b));
-	if (f->batch && (jv_get_kind(batch) != JV_KIND_STRING ||
-			 strcmp(f->batch, jv_string_value(batch)) || strcmp(f->run_id, run_id)))
+	if (f->batch && (!batch || strcmp(f->batch, batch) || strcmp(f->run_id, run_id)))
 		close_batch(f);
-	if (jv_get_kind(batch) == JV_KIND_STRING) {
+	if (batch) {
 		if (!f->batch) {
-			f->batch = pc_xstrdup(jv_string_value(batch));
+			f->batch = pc_xstrdup(batch);
 			f->run_id = pc_xstrdup(run_id);
 		}
 		markdown_add_batch_member(&f->batch_md, c, f->batch);
 	}
-	jv_free(batch);
 }
 
 struct trend_pass {
 	struct ledger *l;
 	int runs;
 	FILE *spool;
+	char *buffer; /* the spool's */
 	struct pc_err *e;
 	int failed;
 };
@@ -352,8 +373,10 @@ static void trend_case(void *ctx, const struct report_case *c)
 		jv_free(trend);
 		return;
 	}
-	report_spool(t->spool, jv_string(c->experiment), jv_copy(c->kase),
-		     c->dir ? jv_string(c->dir) : jv_null(), c->verdict, trend);
+	struct report_case with_trend = *c;
+	with_trend.trend = trend;
+	report_spool(t->spool, &with_trend);
+	jv_free(trend);
 }
 
 /* Record the cases; with --trend, spool them again with their trends (the
@@ -361,20 +384,21 @@ static void trend_case(void *ctx, const struct report_case *c)
 static int ledger_pass(const struct options *o, struct cases *cs, struct pc_err *e)
 {
 	struct ledger *l = ledger_open(&o->url, e);
-	struct trend_pass t = { l, o->trend_runs, NULL, e, 0 };
+	struct trend_pass t = { l, o->trend_runs, NULL, NULL, e, 0 };
 
 	if (!l || ledger_record(l, cs, e) != 0)
 		t.failed = 1;
-	else if (o->trend && (t.spool = open_spool(e))) {
+	else if (o->trend && (t.spool = open_spool(&t.buffer, e))) {
 		report_each_case(cs, trend_case, &t);
 		if (!t.failed && (cs->read_failed || fflush(t.spool) != 0 || ferror(t.spool)))
 			t.failed = pc_fail(
 				e, "cannot write the trends to the spool file (is TMPDIR full?)");
 		if (!t.failed) {
-			fclose(cs->spool);
+			close_spool(cs->spool, cs->spool_buffer);
 			cs->spool = t.spool;
+			cs->spool_buffer = t.buffer;
 		} else
-			fclose(t.spool);
+			close_spool(t.spool, t.buffer);
 	} else if (o->trend)
 		t.failed = 1;
 	ledger_close(l);
@@ -492,8 +516,7 @@ static int run(const struct options *o, const struct redactor *red)
 				 : cs.status;
 		status = stage_worst(status, ledger_failed);
 	}
-	if (cs.spool)
-		fclose(cs.spool);
+	close_spool(cs.spool, cs.spool_buffer);
 	free(cs.bad_name);
 	return status;
 }

@@ -3,8 +3,10 @@
  * pc-report.c reads, validates, judges and spools every case (redacted) in
  * a first pass; each renderer then walks the spool one case at a time
  * (report_each_case), so memory does not grow with the number of cases.
- * This module owns the spooled case, the walk, the report's output buffer
- * and the small readers every format uses.
+ * A case is spooled in spool.h's encoding, so a pass reads it back without
+ * parsing and builds a jv only of the parts it prints.  This module owns
+ * the spooled case, the walk, the report's output buffer and the small
+ * readers every format uses.
  */
 #ifndef PC_REPORT_REPORT_H
 #define PC_REPORT_REPORT_H
@@ -13,12 +15,13 @@
 
 #include <jv.h>
 
+#include "spool.h"
 #include "text.h"
 #include "verdict.h"
 
-/* One spooled case, as a renderer sees it (every jv borrowed). */
+/* One spooled case, as a renderer sees it (everything borrowed). */
 struct report_case {
-	jv kase; /* one case of an evaluation document, redacted */
+	const char *kase; /* one case of an evaluation document, redacted (spool.h) */
 	const char *experiment;
 	const char *dir; /* its directory under --output (outdir.h), or NULL */
 	enum verdict verdict;
@@ -26,7 +29,8 @@ struct report_case {
 };
 
 struct cases {
-	FILE *spool; /* one {"experiment", "case", "dir", "verdict"[, "trend"]} line per case */
+	FILE *spool;        /* one record per case (report_spool) */
+	char *spool_buffer; /* the spool's stdio buffer */
 	int n;
 	int count[VERDICTS];
 	int passing, evaluated; /* assertions holding, and judged, over every case */
@@ -35,9 +39,8 @@ struct cases {
 	int read_failed;        /* the spool could not be read back */
 };
 
-/* Spool one case as report_each_case reads it back: experiment, kase, dir
- * (a string or null) and trend (an array, or null for none) are consumed. */
-void report_spool(FILE *spool, jv experiment, jv kase, jv dir, enum verdict v, jv trend);
+/* Spool c as report_each_case hands it back. */
+void report_spool(FILE *spool, const struct report_case *c);
 
 /* One pass over the spooled cases, in input order: fn gets each (borrowed). */
 void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct report_case *c),
@@ -62,6 +65,9 @@ const char *report_label(const struct report_case *c, const char *name);
 
 /* [{name, reason}] of c's false assertions, in order. */
 jv report_false_assertions(const struct report_case *c);
+
+/* Whether a spooled assertion ({value, reason}, or NULL) holds. */
+int report_holds(const char *assertion);
 
 /* "stale: the catalog changed evaluation.probes, dataset.checksum since
  * it ran" or "stale: the catalog no longer has it", from c's stale
