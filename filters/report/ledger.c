@@ -5,6 +5,7 @@
 #include "clock.h"
 #include "hash.h"
 #include "json.h"
+#include "json_out.h"
 #include "ledger.h"
 #include "ledger_db.h"
 #include "text.h"
@@ -206,7 +207,13 @@ static jv key_fields(const struct report_case *c)
 			jv_string("execution_adapter"), json_get(attrs, "execution_adapter"));
 	}
 	jv_free(attrs);
-	return jv_dump_string(comparability, JV_PRINT_SORTED);
+	/* the canonical form pc-evaluate's manifest digest is taken of too */
+	struct json_out canonical = { 0 };
+	json_out_value(&canonical, comparability, JSON_CANONICAL);
+	jv_free(comparability);
+	jv key = jv_string_sized(canonical.text, (int)canonical.len);
+	json_out_free(&canonical);
+	return key;
 }
 
 struct key {
