@@ -810,6 +810,17 @@ e2e:second-workload"
 project-database-decision"
 }
 
+# pc-evaluate checks a replay's shape on yyjson's values and leaves a list
+# too long to compare its items' ids pairwise to shape_normalize's one pass.
+@test "a replay with 50,000 probe specs and one repeated id is refused within the hang guard" {
+	# regression: the pairwise check of probe ids made 50,000 probes run past 60 s
+	replay '.task.evaluation.probes = ([range(50000) | {id: "p\(.)", query: "q\(.)?"}] +
+		[{id: "p0", query: "again?"}])' -c >"$T/replay.json"
+	run --separate-stderr timeout 60 pc-evaluate <"$T/replay.json"
+	assert_status 1
+	assert_stderr_contains 'stdin:1: task.evaluation.probes: probe ids must be unique: "p0" repeats'
+}
+
 # pc-evaluate writes its lines itself, byte for byte as jq's writer does:
 # control characters, quotes and backslashes escaped, other text as it is,
 # integers as digits and other numbers in jq's shortest form.

@@ -132,9 +132,16 @@ static int accept_items(const struct shape *items, yyjson_val *v, const struct v
 	return 1;
 }
 
-/* Whether no item of the list repeats an earlier one's unique key. */
+/* Past this many items a list's uniqueness is left to shape_normalize,
+ * which checks it in one pass (this compares pairs). */
+#define ACCEPT_UNIQUE_MAX 64
+
+/* Whether no item of the list repeats an earlier one's unique key (0 also
+ * for a list too long to compare its pairs). */
 static int items_unique(const struct unique_items *u, yyjson_val *list)
 {
+	if (yyjson_arr_size(list) > ACCEPT_UNIQUE_MAX)
+		return 0;
 	yyjson_arr_iter it, earlier;
 	yyjson_val *item, *before;
 
