@@ -36,10 +36,7 @@ static void write_rewards(struct json_out *o, struct view rewards, int *members)
 	for (size_t i = 0; i < n; i++) {
 		/* the score's name is made of the reward's as a C string */
 		char *key = text_fmt(DOCS_REWARD_SCORE_PREFIX "%s", sorted[i].name);
-		if ((*members)++)
-			json_out_bytes(o, ",", 1);
-		json_out_cstring(o, key);
-		json_out_bytes(o, ":", 1);
+		json_out_member(o, key, strlen(key), members);
 		entry_number(o, sorted[i].value);
 		free(key);
 	}

@@ -100,14 +100,14 @@ const struct field *view_field(const struct shape *s, const char *key, size_t n,
 /* The shape of an object's member key, and the field it is (NULL in a
  * map or any object, and for a key the object does not declare). */
 static const struct shape *member_shape(const struct shape *s, const char *key, size_t n,
-					const struct field **field)
+					const struct field *from, const struct field **field)
 {
 	*field = NULL;
 	if (!s || s->kind == SK_ANY)
 		return NULL;
 	if (s->kind == SK_MAP)
 		return s->items;
-	*field = view_field(s, key, n, NULL);
+	*field = view_field(s, key, n, from);
 	return *field ? (*field)->shape : NULL;
 }
 
@@ -127,24 +127,20 @@ static yyjson_val *member(yyjson_val *obj, const char *key, size_t n, size_t *at
 
 static struct view get(struct view obj, const char *key, size_t n)
 {
-	const struct shape *s = obj.s;
-	const struct field *f = NULL;
+	const struct field *f;
 	size_t at;
 
 	if (!yyjson_is_obj(obj.v))
 		return make(NULL, NULL, obj.dfl);
 	yyjson_val *v = member(obj.v, key, n, &at);
-	if (!s || s->kind == SK_ANY)
-		return make(v, NULL, obj.dfl);
-	if (s->kind == SK_MAP)
-		return make(v, s->items, obj.dfl);
 	/* a member at place i is at the earliest field i: a text writes the
 	 * fields once each (accept.c, or the normalized form), mostly in
 	 * declaration order, so the field is where the search starts */
-	f = view_field(s, key, n, v ? s->fields + at : NULL);
+	const struct field *from = v && obj.s && obj.s->fields ? obj.s->fields + at : NULL;
+	const struct shape *s = member_shape(obj.s, key, n, from, &f);
 	if (!v && f)
 		v = default_of(obj.dfl, f);
-	return make(v, f ? f->shape : NULL, obj.dfl);
+	return make(v, s, obj.dfl);
 }
 
 struct view view_get(struct view obj, const char *key)
@@ -266,7 +262,7 @@ int view_next_member(struct view_members *m, const char **key, size_t *key_len,
 	*key = yyjson_get_str(k);
 	*key_len = yyjson_get_len(k);
 	yyjson_val *v = yyjson_obj_iter_get_val(k);
-	*value = make(v, member_shape(m->parent.s, *key, *key_len, &f), m->parent.dfl);
+	*value = make(v, member_shape(m->parent.s, *key, *key_len, NULL, &f), m->parent.dfl);
 	return 1;
 }
 
@@ -288,14 +284,6 @@ static int name_order(const void *a, const void *b)
 	return r ? r : (x->len > y->len) - (x->len < y->len);
 }
 
-static void write_key(struct json_out *o, const char *key, size_t n, int first)
-{
-	if (!first)
-		json_out_bytes(o, ",", 1);
-	json_out_string(o, key, n);
-	json_out_bytes(o, ":", 1);
-}
-
 /* A declared object: its fields in declaration order, or sorted.  The
  * text's members are matched to their fields in one pass; a field the text
  * leaves out is written as its default. */
@@ -304,6 +292,7 @@ static void write_fields(struct json_out *o, struct view obj, enum json_layout h
 	const struct field *fields = obj.s->fields, *next = NULL;
 	yyjson_val *values[64] = { 0 };
 	size_t order[64], n = 0;
+	int members = 0;
 	yyjson_obj_iter it;
 	yyjson_val *k;
 
@@ -330,7 +319,7 @@ static void write_fields(struct json_out *o, struct view obj, enum json_layout h
 	for (size_t i = 0; i < n; i++) {
 		const struct field *f = &fields[order[i]];
 		yyjson_val *value = values[order[i]] ? values[order[i]] : default_of(obj.dfl, f);
-		write_key(o, f->name, strlen(f->name), i == 0);
+		json_out_key(o, f->name, &members);
 		view_write(o, make(value, f->shape, obj.dfl), how);
 	}
 	json_out_bytes(o, "}", 1);
@@ -339,6 +328,7 @@ static void write_fields(struct json_out *o, struct view obj, enum json_layout h
 /* A map's or any object's members in the text's order, or sorted. */
 static void write_members(struct json_out *o, struct view obj, enum json_layout how)
 {
+	int members = 0;
 	size_t n = yyjson_obj_size(obj.v), i = 0;
 	struct name *names = pc_xmalloc((n ? n : 1) * sizeof *names);
 	const struct shape *items = obj.s ? obj.s->items : NULL;
@@ -353,7 +343,7 @@ static void write_members(struct json_out *o, struct view obj, enum json_layout 
 		qsort(names, n, sizeof *names, name_order);
 	json_out_bytes(o, "{", 1);
 	for (i = 0; i < n; i++) {
-		write_key(o, names[i].text, names[i].len, i == 0);
+		json_out_member(o, names[i].text, names[i].len, &members);
 		view_write(o, make(names[i].value, items, obj.dfl), how);
 	}
 	json_out_bytes(o, "}", 1);

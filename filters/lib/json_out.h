@@ -38,8 +38,10 @@ void json_out_string(struct json_out *o, const char *s, size_t n);
 void json_out_cstring(struct json_out *o, const char *s);
 
 /* The start of an object's member: a comma unless it is the first
- * (*members counts the members written), the key (plain ASCII, written as
- * it is) and a colon. */
+ * (*members counts the members written), the key's n bytes as a JSON
+ * string, and a colon.  json_out_key: the same for a key the program
+ * declares (plain ASCII, no quote or backslash), written as it is. */
+void json_out_member(struct json_out *o, const char *key, size_t n, int *members);
 void json_out_key(struct json_out *o, const char *key, int *members);
 
 /* x as jq prints a number: the shortest text that reads back as x (NaN as
