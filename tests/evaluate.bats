@@ -649,6 +649,23 @@ e2e:second-workload"
 	assert_output --partial "observed 'completed' with Harbor reward 1.0."
 }
 
+@test "an outcome reason prints any reward literal as Python reads it, from a line or a duplicate-key text" {
+	replay '.task.evaluation = outcome("completed"; "completed") | .harbor.rewards = {"reward": 7}' -c >"$T/base.json"
+	# the duplicate run_id sends the text to libjq's reading (the last wins)
+	sed 's/^{/{"run_id":"first",/' "$T/base.json" >"$T/dup.json"
+	for lit in 1 1.0 -0 -0.0 1E2 1e0 0.5 12345678901234567890 18446744073709551616 \
+		123456789012345678901234 -9223372036854775808 -9223372036854775809 \
+		10000000000000000000.0 9e18 1.5e300; do
+		want=$(python3 -c 'import json, sys; print(repr(json.loads(sys.argv[1])))' "$lit")
+		for text in base dup; do
+			sed "s/\"rewards\":{\"reward\":7}/\"rewards\":{\"reward\":$lit}/" "$T/$text.json" >"$T/lit.json"
+			grep -qF "\"reward\":$lit}" "$T/lit.json"
+			run --separate-stderr pc-evaluate <"$T/lit.json"
+			assert_output --partial "observed 'completed' with Harbor reward $want."
+		done
+	done
+}
+
 @test "a completed outcome workload needs Harbor's reward 1" {
 	evaluate '.task.evaluation = outcome("completed"; "completed") | .harbor.rewards = {"reward": 0.5}'
 	assert_status 2

@@ -7,8 +7,7 @@
  * what is deeper than its own limit. */
 #define ACCEPT_DEPTH_MAX 64
 
-static int accept(const struct shape *s, yyjson_val *v, const struct view_defaults *d,
-		  int depth);
+static int accept(const struct typed_shape *t, yyjson_val *v, struct view_index *x, int depth);
 
 static int is_integral(yyjson_val *v)
 {
@@ -46,7 +45,7 @@ static double measure(const struct shape *s, yyjson_val *v)
 		return n;
 	case SK_ARRAY: return (double)yyjson_arr_size(v);
 	default: {
-		struct view num = { v, s, NULL };
+		struct view num = { v, NULL, NULL };
 		return view_num_or(num, 0);
 	}
 	}
@@ -78,36 +77,36 @@ static int has_duplicate_key(yyjson_val *obj)
 
 /* A declared object: only its fields, each once and valid, every
  * required one present (an absent optional one takes its default, which
- * is valid by declaration). */
-static int accept_fields(const struct shape *s, yyjson_val *obj, const struct view_defaults *d,
+ * is valid by declaration).  Where each member lies goes in the index. */
+static int accept_fields(const struct typed_shape *t, yyjson_val *obj, struct view_index *x,
 			 int depth)
 {
 	unsigned long long seen = 0;
-	const struct field *next = NULL;
+	size_t slots = view_index_add(x, obj, t->n_fields), next = 0, i;
 	yyjson_obj_iter it;
 	yyjson_val *k;
-	long i;
 
 	yyjson_obj_iter_init(obj, &it);
 	while ((k = yyjson_obj_iter_next(&it))) {
-		const struct field *f = view_field(s, yyjson_get_str(k), yyjson_get_len(k), next);
-		i = f ? f - s->fields : 64;
+		const struct typed_field *f =
+			typed_field(t, yyjson_get_str(k), yyjson_get_len(k), next);
+		i = f ? (size_t)(f - t->fields) : 64;
 		if (i >= 64 || (seen & (1ULL << i)))
 			return 0;
 		seen |= 1ULL << i;
-		next = f[1].name ? f + 1 : NULL;
-		if (!accept(f->shape, yyjson_obj_iter_get_val(k), d, depth + 1))
+		next = i + 1;
+		x->slots[slots + i] = yyjson_obj_iter_get_val(k);
+		if (!accept(f->shape, yyjson_obj_iter_get_val(k), x, depth + 1))
 			return 0;
 	}
-	i = 0;
-	for (const struct field *f = s->fields; f->name; f++, i++)
-		if (!(f->flags & FIELD_OPTIONAL) && !(seen & (1ULL << i)))
+	for (i = 0; i < t->n_fields; i++)
+		if (!(t->fields[i].decl->flags & FIELD_OPTIONAL) && !(seen & (1ULL << i)))
 			return 0;
 	return 1;
 }
 
 /* Items of a list, values of a map (names once each), or any value. */
-static int accept_items(const struct shape *items, yyjson_val *v, const struct view_defaults *d,
+static int accept_items(const struct typed_shape *items, yyjson_val *v, struct view_index *x,
 			int depth)
 {
 	if (yyjson_is_arr(v)) {
@@ -115,7 +114,7 @@ static int accept_items(const struct shape *items, yyjson_val *v, const struct v
 		yyjson_val *item;
 		yyjson_arr_iter_init(v, &it);
 		while ((item = yyjson_arr_iter_next(&it)))
-			if (!accept(items, item, d, depth + 1))
+			if (!accept(items, item, x, depth + 1))
 				return 0;
 		return 1;
 	}
@@ -127,7 +126,7 @@ static int accept_items(const struct shape *items, yyjson_val *v, const struct v
 	yyjson_val *k;
 	yyjson_obj_iter_init(v, &it);
 	while ((k = yyjson_obj_iter_next(&it)))
-		if (!accept(items, yyjson_obj_iter_get_val(k), d, depth + 1))
+		if (!accept(items, yyjson_obj_iter_get_val(k), x, depth + 1))
 			return 0;
 	return 1;
 }
@@ -159,39 +158,61 @@ static int items_unique(const struct unique_items *u, yyjson_val *list)
 	return 1;
 }
 
-static const struct shape any = { .kind = SK_ANY };
-
-/* The rule a shape names, on the value as shape_normalize passes it. */
-static int rule_holds(const struct shape *s, yyjson_val *v, const struct view_defaults *d)
+/* The object rules' reader of a view (shape.h): it reads the value as
+ * shape_normalize would pass it, defaults filled.  A list of strings is
+ * flat in yyjson, so its item i is found at once. */
+static const char *rule_text(const void *v, const char *key, size_t *n)
 {
-	char why[1024];
-	struct view value = { v, s, d };
-	jv normalized = view_to_jv(value);
-	int ok = s->check(normalized, why, sizeof why) == 0;
-
-	jv_free(normalized);
-	return ok;
+	return view_str(view_get(*(const struct view *)v, key), n);
 }
 
-static int accept(const struct shape *s, yyjson_val *v, const struct view_defaults *d,
-		  int depth)
+static int rule_is_set(const void *v, const char *key)
 {
+	return !view_is_null(view_get(*(const struct view *)v, key));
+}
+
+static const char *rule_item(const void *v, const char *key, size_t i, size_t *n)
+{
+	const struct view *obj = v;
+	struct view list = key ? view_get(*obj, key) : *obj;
+	struct view item = { yyjson_arr_get(list.v, i), NULL, NULL };
+
+	return item.v ? view_str(item, n) : NULL;
+}
+
+static const struct rule_reader view_rule_reader = { rule_text, rule_is_set, rule_item };
+
+/* A rule runs once the value is accepted, so its fields are indexed. */
+static int rule_holds(const struct typed_shape *t, yyjson_val *v, const struct view_index *x)
+{
+	char why[1024];
+	struct view value = { v, t, x };
+
+	return t->decl->check((struct rule_value){ &view_rule_reader, &value }, why, sizeof why) ==
+	       0;
+}
+
+static int accept(const struct typed_shape *t, yyjson_val *v, struct view_index *x, int depth)
+{
+	const struct shape *s = t ? t->decl : NULL;
 	int ok;
 
 	if (depth > ACCEPT_DEPTH_MAX)
 		return 0;
+	if (!s)
+		return accept_items(NULL, v, x, depth);
 	if (yyjson_is_null(v) && (s->flags & SHAPE_NULLABLE))
 		return 1;
 	if (!kind_matches(s, v) || !within_bounds(s, v))
 		return 0;
 	switch (s->kind) {
-	case SK_OBJECT: ok = accept_fields(s, v, d, depth); break;
+	case SK_OBJECT: ok = accept_fields(t, v, x, depth); break;
 	case SK_ARRAY:
-	case SK_MAP: ok = accept_items(s->items, v, d, depth); break;
-	case SK_ANY: ok = accept_items(&any, v, d, depth); break;
+	case SK_MAP:
+	case SK_ANY: ok = accept_items(t->items, v, x, depth); break;
 	case SK_UNION: {
-		const struct shape *kind = view_resolve(s, v);
-		ok = kind && accept(kind, v, d, depth);
+		const struct typed_shape *kind = typed_resolve(t, v);
+		ok = kind && accept(kind, v, x, depth);
 		break;
 	}
 	default: ok = 1; break;
@@ -202,10 +223,11 @@ static int accept(const struct shape *s, yyjson_val *v, const struct view_defaul
 		char why[1024];
 		ok = s->check_text(yyjson_get_str(v), yyjson_get_len(v), why, sizeof why) == 0;
 	}
-	return ok && (!s->check || rule_holds(s, v, d));
+	return ok && (!s->check || rule_holds(t, v, x));
 }
 
-int accept_document(const struct shape *doc, yyjson_val *root, const struct view_defaults *d)
+int accept_document(const struct typed_doc *doc, yyjson_doc *text, struct view_index *x)
 {
-	return accept(doc, root, d, 0);
+	view_index_reset(x, text);
+	return accept(doc->root, yyjson_doc_get_root(text), x, 0);
 }

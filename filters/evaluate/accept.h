@@ -7,17 +7,23 @@
  * the first place; nesting past 64 levels): the caller then asks
  * shape_normalize itself, whose answer and message decide.  The rules a
  * shape names are the ones shape_normalize runs: a string's (check_text)
- * on yyjson's bytes, an object's or list's (check, a jv function) on the
- * value as shape_normalize would pass it (view_to_jv).
+ * on yyjson's bytes, an object's or list's (check) read through a view
+ * as shape_normalize would pass it (struct rule_reader).
+ *
+ * Checking matches every member of a declared object to its field, so it
+ * is also what indexes the document for its views (view.h).
  */
 #ifndef PC_EVALUATE_ACCEPT_H
 #define PC_EVALUATE_ACCEPT_H
 
 #include <yyjson.h>
 
-#include "shape.h"
+#include "typed.h"
 #include "view.h"
 
-int accept_document(const struct shape *doc, yyjson_val *root, const struct view_defaults *d);
+/* Whether shape_normalize would accept text as a document of type doc;
+ * x is reset for text and, on a yes, indexes every declared object of it
+ * (on a no, what it holds is not to be used). */
+int accept_document(const struct typed_doc *doc, yyjson_doc *text, struct view_index *x);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "diagnosis.h"
 #include "entry.h"
+#include "err.h"
 #include "text.h"
 
 struct assertion {
@@ -44,10 +45,14 @@ static int forbids_context(const struct facts *f)
 static char *listing(const char *label, const struct view *items, size_t n)
 {
 	char *list = repr_list(items, n);
-	char *reason = text_fmt("%s: %s.", label, list);
+	struct sbuf b = { 0 };
 
+	sbuf_add(&b, label);
+	sbuf_add(&b, ": ");
+	sbuf_add(&b, list);
+	sbuf_add(&b, ".");
 	free(list);
-	return reason;
+	return sbuf_take(&b);
 }
 
 /* A ratio's assertion: whether it reaches its threshold. */
@@ -128,7 +133,7 @@ static int execution_outcome(const struct facts *f, char **reason)
 static int execution_completed(const struct facts *f, char **reason)
 {
 	(void)f;
-	*reason = text_fmt("Skipped after an earlier task stopped the shared Harbor trial.");
+	*reason = pc_xstrdup("Skipped after an earlier task stopped the shared Harbor trial.");
 	return 0;
 }
 
@@ -177,7 +182,7 @@ static int native_acp_evidence_recorded(const struct facts *f, char **reason)
 	struct sbuf b = { 0 };
 
 	if (n->n_missing == 0) {
-		*reason = text_fmt("All required native ACP artifacts were recorded.");
+		*reason = pc_xstrdup("All required native ACP artifacts were recorded.");
 		return 1;
 	}
 	sbuf_add(&b, "Missing native ACP artifacts: [");
@@ -276,7 +281,7 @@ static int forbidden_context_absent(const struct facts *f, char **reason)
 	const struct probe_facts *p = &f->probes;
 	int absent = p->n_forbidden_matched == 0;
 
-	*reason = absent ? text_fmt("No forbidden context matched.")
+	*reason = absent ? pc_xstrdup("No forbidden context matched.")
 			 : listing("Forbidden context matched for probes", p->forbidden_matched,
 				   p->n_forbidden_matched);
 	return absent;

@@ -138,9 +138,12 @@ void case_write(struct json_out *o, const struct case_input *in, int *code)
 	json_out_bytes(o, "{\"schema\":", 10);
 	json_out_cstring(o, SCHEMA_EVALUATION);
 	json_out_bytes(o, ",\"experiment\":", 14);
-	char *experiment = text_fmt("%s:%s", in->prefix, view_cstr(id));
-	json_out_cstring(o, experiment);
-	free(experiment);
+	struct sbuf experiment = { 0 };
+	sbuf_add(&experiment, in->prefix);
+	sbuf_add(&experiment, ":");
+	sbuf_add(&experiment, view_cstr(id));
+	json_out_string(o, experiment.s, experiment.len);
+	free(experiment.s);
 	json_out_bytes(o, ",\"cases\":[{", 11);
 	key_value(o, "name", id, &members);
 	json_out_key(o, "assertions", &members);

@@ -33,12 +33,9 @@ static const char *base_name(const char *path, size_t *n)
 	}
 }
 
-static int base_name_is(const char *path, const char *name)
+static int is_named(const char *base, size_t n, const char *name)
 {
-	size_t n;
-	const char *b = base_name(path, &n);
-
-	return n == strlen(name) && !memcmp(b, name, n);
+	return n == strlen(name) && !memcmp(base, name, n);
 }
 
 /* A set of C strings, as the keys of a jv object hold them. */
@@ -90,9 +87,11 @@ static void count_native(struct view replay, struct native_facts *n)
 
 	while (view_next(&items, &item)) {
 		const char *name = view_cstr(view_get(item, "name"));
+		size_t n;
+		const char *base = base_name(name, &n);
 		for (size_t i = 0; i < NATIVE_REQUIRED; i++)
-			recorded[i] |= base_name_is(name, required[i]);
-		if (base_name_is(name, HARBOR_ACP_SUMMARY_FILE))
+			recorded[i] |= is_named(base, n, required[i]);
+		if (is_named(base, n, HARBOR_ACP_SUMMARY_FILE))
 			names_add(&summaries, name);
 	}
 	for (items = view_items(instructions); view_next(&items, &item);)
@@ -144,15 +143,20 @@ static void read_memory_case(struct view replay, struct facts *f)
 	f->thresholds = read_thresholds(f->evaluation);
 }
 
-static void read_outcome_case(struct facts *f, const char *text, size_t text_len,
-			      const char *policy)
+/* The reward's literal: from the view when it reads the text itself and
+ * knows it, else found in the text. */
+static void read_outcome_case(struct facts *f, const struct replays *in, const char *policy)
 {
 	struct outcome_facts *o = &f->outcome;
+	const struct json_reader *raw = &in->reader;
 
 	o->expected_status = view_get(view_get(f->evaluation, "expected_execution"), policy);
 	o->reward = view_at(f->harbor, "rewards.reward");
-	if (!text || !literal_at(text, text_len, "harbor.rewards.reward", &o->reward_literal,
-				 &o->reward_literal_len))
+	if (in->as_written && view_num_literal(o->reward, o->reward_digits, &o->reward_literal,
+					       &o->reward_literal_len))
+		return;
+	if (!literal_at(raw->text, raw->text_len, "harbor.rewards.reward", &o->reward_literal,
+			&o->reward_literal_len))
 		o->reward_literal = NULL;
 }
 
@@ -183,7 +187,7 @@ static const char *batch_of(const struct facts *f)
 	return batch;
 }
 
-int facts_read(struct view replay, const char *text, size_t text_len, const char *policy,
+int facts_read(const struct replays *in, struct view replay, const char *policy,
 	       struct facts *f, struct pc_err *e)
 {
 	struct view task = view_get(replay, "task");
@@ -214,7 +218,7 @@ int facts_read(struct view replay, const char *text, size_t text_len, const char
 	f->dataset_checksum = view_get(f->dataset, "checksum");
 	f->batch = batch_of(f);
 	if (f->kind == CASE_OUTCOME)
-		read_outcome_case(f, text, text_len, policy);
+		read_outcome_case(f, in, policy);
 	else if (f->kind == CASE_MEMORY)
 		read_memory_case(replay, f);
 	return 0;

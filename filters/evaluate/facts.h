@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "replays.h"
 #include "view.h"
 
 /* Which case a replay makes: decided by its manifest's kind, then status. */
@@ -29,6 +30,7 @@ struct outcome_facts {
 				      * (Python prints 1 and 1.0 apart), or NULL
 				      * when it cannot be found */
 	size_t reward_literal_len;
+	char reward_digits[24]; /* the literal's room when the view gives it */
 };
 
 /* Counts over capture_records. */
@@ -105,11 +107,12 @@ struct facts {
 	struct thresholds thresholds;
 };
 
-/* Fill *f from replay (borrowed, a powercontext.e2e-evidence/v1 document);
- * text is the replay as it was written (NULL if unknown) and policy the
- * failure policy it ran under.  -1 with e filled, and nothing to free, for
- * a replay one run cannot judge: a paired workload's. */
-int facts_read(struct view replay, const char *text, size_t text_len, const char *policy,
+/* Fill *f from in's current replay (its view, borrowed, a
+ * powercontext.e2e-evidence/v1 document) and policy, the failure policy it
+ * ran under.  -1 with e filled, and nothing to free, for a replay one run
+ * cannot judge: a paired workload's.  *f is not to be copied: it may point
+ * into itself. */
+int facts_read(const struct replays *in, struct view replay, const char *policy,
 	       struct facts *f, struct pc_err *e);
 
 void facts_free(struct facts *f);

@@ -186,7 +186,7 @@ static void count_memory(const struct facts *f, const struct source_ids *capture
 struct view memory_find_probe(struct view observed, struct view id)
 {
 	struct view_items probes = view_items(observed);
-	struct view probe, found = { NULL, NULL, observed.dfl };
+	struct view probe, found = { NULL, NULL, observed.index };
 	size_t want_len, got_len;
 	const char *want = view_str(id, &want_len);
 

@@ -181,13 +181,13 @@ static int deliver(struct evaluation_pass *pass, const struct facts *f, struct p
 
 /* One replay's evaluation written: its case's exit code, or -1 with e
  * filled for a replay no single-run evaluation can judge. */
-static int evaluate_one(struct evaluation_pass *pass, struct view replay,
-			const struct json_reader *raw, int *code, struct pc_err *e)
+static int evaluate_one(struct evaluation_pass *pass, const struct replays *replays,
+			struct view replay, int *code, struct pc_err *e)
 {
 	const struct options *o = pass->o;
 	struct facts f;
 
-	if (facts_read(replay, raw->text, raw->text_len, o->policy, &f, e) < 0)
+	if (facts_read(replays, replay, o->policy, &f, e) < 0)
 		return -1;
 	jv stale = jv_null();
 	if (jv_get_kind(pass->current) == JV_KIND_OBJECT) {
@@ -215,7 +215,7 @@ static int evaluate_all(struct evaluation_pass *pass)
 
 	replays_open(&in, stdin, "stdin", "pc-evaluate", pass->red);
 	while (replays_next(&in, &replay)) {
-		int rc = evaluate_one(pass, replay, &in.reader, &code, &e);
+		int rc = evaluate_one(pass, &in, replay, &code, &e);
 		if (rc == -1)
 			status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, e.msg);
 		else if (rc == -2) {

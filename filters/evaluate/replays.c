@@ -12,30 +12,36 @@ void replays_open(struct replays *r, FILE *in, const char *name, const char *pro
 {
 	*r = (struct replays){ .prog = prog, .red = red };
 	json_reader_init(&r->reader, in, name);
-	view_defaults_init(&r->defaults, &doc_replay);
+	typed_compile(&r->replay_type, &doc_replay);
+	r->memory = yyjson_alc_dyn_new();
 }
 
 void replays_close(struct replays *r)
 {
 	yyjson_doc_free(r->doc);
-	view_defaults_free(&r->defaults);
+	if (r->memory)
+		yyjson_alc_dyn_free(r->memory);
+	typed_free(&r->replay_type);
+	view_index_free(&r->index);
 	json_reader_free(&r->reader);
 }
 
-/* Whether root is a replay of this schema that shape_normalize accepts. */
-static int fast_accepts(struct replays *r, yyjson_val *root)
+/* Whether r->doc is a replay of this schema that shape_normalize accepts
+ * (then indexed). */
+static int fast_accepts(struct replays *r)
 {
+	yyjson_val *root = yyjson_doc_get_root(r->doc);
 	yyjson_val *schema = yyjson_obj_get(root, "schema");
 
 	return yyjson_is_obj(root) && yyjson_equals_str(schema, SCHEMA_EVIDENCE) &&
-	       accept_document(&doc_replay, root, &r->defaults);
+	       accept_document(&r->replay_type, r->doc, &r->index);
 }
 
 /* The text yyjson read (r->doc, or NULL) taken when it is a replay that
  * shape_normalize accepts: 1; else 0, with nothing taken. */
 static int finish_fast(struct replays *r)
 {
-	if (r->doc && fast_accepts(r, yyjson_doc_get_root(r->doc))) {
+	if (r->doc && fast_accepts(r)) {
 		json_reader_take(&r->reader, yyjson_doc_get_read_size(r->doc));
 		return 1;
 	}
@@ -62,12 +68,13 @@ static int read_fast(struct replays *r)
 	const char *eol = memchr(p, '\n', n);
 	if (eol) {
 		r->doc = yyjson_read_opts((char *)p, (size_t)(eol - p), YYJSON_READ_STOP_WHEN_DONE,
-					  NULL, &err);
+					  r->memory, &err);
 		if (r->doc || err.code != YYJSON_READ_ERROR_UNEXPECTED_END)
 			return finish_fast(r);
 	}
 	for (;;) {
-		r->doc = yyjson_read_opts((char *)p, n, YYJSON_READ_STOP_WHEN_DONE, NULL, &err);
+		r->doc = yyjson_read_opts((char *)p, n, YYJSON_READ_STOP_WHEN_DONE, r->memory,
+					  &err);
 		if (r->doc || err.code != YYJSON_READ_ERROR_UNEXPECTED_END)
 			break;
 		/* a text longer than what is buffered: read on, then again */
@@ -98,8 +105,12 @@ static int read_slow(struct replays *r)
 	struct json_out text = { 0 };
 	json_out_value(&text, normalized, JSON_COMPACT);
 	jv_free(normalized);
-	r->doc = yyjson_read(text.text, text.len, 0);
+	r->doc = yyjson_read_opts(text.text, text.len, 0, r->memory, NULL);
 	json_out_free(&text);
+	/* indexed as the fast reading is; one too deep for accept is read
+	 * by searching each field by name */
+	if (!accept_document(&r->replay_type, r->doc, &r->index))
+		view_index_reset(&r->index, NULL);
 	return 1;
 }
 
@@ -109,11 +120,11 @@ int replays_next(struct replays *r, struct view *replay)
 
 	yyjson_doc_free(r->doc);
 	r->doc = NULL;
-	while ((got = read_fast(r) ? 1 : read_slow(r)) == 0)
+	while ((got = (r->as_written = read_fast(r)) ? 1 : read_slow(r)) == 0)
 		;
 	if (got < 0)
 		return 0;
 	r->count++;
-	*replay = view_root(r->doc, &doc_replay, &r->defaults);
+	*replay = view_root(r->doc, r->replay_type.root, &r->index);
 	return 1;
 }

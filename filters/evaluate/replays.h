@@ -21,13 +21,19 @@
 #include "view.h"
 
 struct replays {
-	struct json_reader reader;  /* its text: the current replay as written */
-	const char *prog;           /* for messages */
-	const struct redactor *red; /* borrowed */
-	struct view_defaults defaults;
-	yyjson_doc *doc; /* owned: the current replay's */
-	int status;      /* EXIT_OK, or EXIT_INVALID once a text was refused */
-	int count;       /* replays returned */
+	struct json_reader reader;    /* its text: the current replay as written */
+	const char *prog;             /* for messages */
+	const struct redactor *red;   /* borrowed */
+	struct typed_doc replay_type; /* the replay's shapes, compiled */
+	struct view_index index;      /* the current replay's */
+	yyjson_alc *memory;           /* owned: yyjson's, reused from document to document
+				       * (NULL: malloc's) */
+	yyjson_doc *doc;              /* owned: the current replay's */
+	int as_written;               /* doc is yyjson's reading of the text itself, not of
+				       * the normalized form libjq gave (then its integers
+				       * are the text's) */
+	int status;                   /* EXIT_OK, or EXIT_INVALID once a text was refused */
+	int count;                    /* replays returned */
 };
 
 /* The replays of in, named name in messages ("stdin"). */

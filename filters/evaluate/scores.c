@@ -33,13 +33,16 @@ static void write_rewards(struct json_out *o, struct view rewards, int *members)
 	while (view_next_member(&m, &sorted[n].name, &sorted[n].n, &value))
 		sorted[n++].value = view_num_or(value, 0);
 	qsort(sorted, n, sizeof *sorted, reward_order);
+	struct sbuf key = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		/* the score's name is made of the reward's as a C string */
-		char *key = text_fmt(DOCS_REWARD_SCORE_PREFIX "%s", sorted[i].name);
-		json_out_member(o, key, strlen(key), members);
+		key.len = 0;
+		sbuf_add(&key, DOCS_REWARD_SCORE_PREFIX);
+		sbuf_add(&key, sorted[i].name);
+		json_out_member(o, key.s, key.len, members);
 		entry_number(o, sorted[i].value);
-		free(key);
 	}
+	free(key.s);
 	free(sorted);
 }
 
@@ -73,31 +76,37 @@ static int every_reward_passed(struct view rewards)
 	return passed;
 }
 
-/* Malloc'd: an outcome workload's status, "skipped" for a workload not
- * run, else the Memory run's outcome as the reference harness labels it. */
-static char *task_outcome(const struct facts *f)
+/* An outcome workload's status (a string, by its shape), "skipped" for a
+ * workload not run, else the Memory run's outcome as the reference
+ * harness labels it. */
+static void task_outcome(const struct facts *f, struct sbuf *label)
 {
+	const char *error = view_cstr(f->exception_type);
+
 	if (f->kind == CASE_OUTCOME)
-		return text_fmt("%s", view_cstr(f->status));
-	if (f->kind == CASE_SKIPPED)
-		return text_fmt("skipped");
-	if (view_cstr(f->exception_type))
-		return text_fmt("error:%s", view_cstr(f->exception_type));
-	if (facts_status_is(f, "failed"))
-		return text_fmt("not_passed");
-	if (view_members(f->rewards).n == 0)
-		return text_fmt("unscored");
-	return text_fmt("%s", every_reward_passed(f->rewards) ? "passed" : "not_passed");
+		sbuf_add(label, view_cstr(f->status));
+	else if (f->kind == CASE_SKIPPED)
+		sbuf_add(label, "skipped");
+	else if (error) {
+		sbuf_add(label, "error:");
+		sbuf_add(label, error);
+	} else if (facts_status_is(f, "failed"))
+		sbuf_add(label, "not_passed");
+	else if (view_members(f->rewards).n == 0)
+		sbuf_add(label, "unscored");
+	else
+		sbuf_add(label, every_reward_passed(f->rewards) ? "passed" : "not_passed");
 }
 
 void labels_write(struct json_out *o, const struct facts *f)
 {
-	char *outcome = task_outcome(f);
+	struct sbuf outcome = { 0 };
 
+	task_outcome(f, &outcome);
 	json_out_bytes(o, "{\"task_outcome\":", 16);
-	entry_label(o, outcome);
+	entry_label(o, outcome.s);
 	json_out_bytes(o, "}", 1);
-	free(outcome);
+	free(outcome.s);
 }
 
 void metrics_write(struct json_out *o, const struct facts *f)

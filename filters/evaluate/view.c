@@ -1,158 +1,121 @@
 #include "view.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
 
-/* ---- defaults ---- */
+/* ---- the index ---- */
 
-static void collect_defaults(struct view_defaults *d, const struct shape *s, int depth)
+void view_index_reset(struct view_index *x, yyjson_doc *doc)
 {
-	if (!s || depth > 32)
-		return;
-	for (const struct field *f = s->fields; f && f->name; f++) {
-		if (f->default_json) {
-			if (d->n == d->cap) {
-				d->cap = d->cap * 2 + 16;
-				d->fields = pc_xrealloc(d->fields, d->cap * sizeof *d->fields);
-				d->values = pc_xrealloc(d->values, d->cap * sizeof *d->values);
-			}
-			d->fields[d->n] = f;
-			d->values[d->n++] =
-				yyjson_read(f->default_json, strlen(f->default_json), 0);
-		}
-		collect_defaults(d, f->shape, depth + 1);
+	x->first = doc ? yyjson_doc_get_root(doc) : NULL;
+	x->n_values = doc ? yyjson_doc_get_val_count(doc) : 0;
+	x->n_slots = 0;
+	if (x->n_values > x->cap_values) {
+		x->cap_values = x->n_values * 2;
+		free(x->fields_at);
+		x->fields_at = pc_xmalloc(x->cap_values * sizeof *x->fields_at);
 	}
-	collect_defaults(d, s->items, depth + 1);
-	for (const struct alternative *a = s->alternatives; a && a->shape; a++)
-		collect_defaults(d, a->shape, depth + 1);
+	if (x->n_values)
+		memset(x->fields_at, 0, x->n_values * sizeof *x->fields_at);
 }
 
-void view_defaults_init(struct view_defaults *d, const struct shape *doc)
+void view_index_free(struct view_index *x)
 {
-	*d = (struct view_defaults){ 0 };
-	collect_defaults(d, doc, 0);
+	free(x->fields_at);
+	free(x->slots);
+	*x = (struct view_index){ 0 };
 }
 
-void view_defaults_free(struct view_defaults *d)
+size_t view_index_add(struct view_index *x, yyjson_val *obj, size_t n)
 {
-	for (size_t i = 0; i < d->n; i++)
-		yyjson_doc_free(d->values[i]);
-	free(d->fields);
-	free(d->values);
-	*d = (struct view_defaults){ 0 };
+	size_t first = x->n_slots;
+
+	if (x->n_slots + n > x->cap_slots) {
+		x->cap_slots = (x->n_slots + n) * 2 + 64;
+		x->slots = pc_xrealloc(x->slots, x->cap_slots * sizeof *x->slots);
+	}
+	memset(x->slots + first, 0, n * sizeof *x->slots);
+	x->n_slots += n;
+	x->fields_at[obj - x->first] = (uint32_t)(first + 1);
+	return first;
 }
 
-static yyjson_val *default_of(const struct view_defaults *d, const struct field *f)
+/* The slots of obj's fields, or NULL when the index does not hold it. */
+static inline yyjson_val *const *slots_of(const struct view_index *x, yyjson_val *obj)
 {
-	for (size_t i = 0; i < d->n; i++)
-		if (d->fields[i] == f)
-			return yyjson_doc_get_root(d->values[i]);
-	return NULL;
+	if (!x || obj < x->first || obj >= x->first + x->n_values || !x->fields_at[obj - x->first])
+		return NULL;
+	return x->slots + x->fields_at[obj - x->first] - 1;
 }
 
 /* ---- reading ---- */
 
-const struct shape *view_resolve(const struct shape *s, yyjson_val *v)
+static struct view make(yyjson_val *v, const struct typed_shape *s, const struct view_index *x)
 {
-	while (s && s->kind == SK_UNION) {
-		const struct alternative *a = s->alternatives;
-		while (a->shape && a->key && !(yyjson_is_obj(v) && yyjson_obj_get(v, a->key)))
-			a++;
-		s = a->shape;
+	int is_union = s && s->decl->kind == SK_UNION;
+
+	return (struct view){ v, is_union ? typed_resolve(s, v) : s, x };
+}
+
+struct view view_root(yyjson_doc *doc, const struct typed_shape *doc_shape,
+		      const struct view_index *x)
+{
+	return make(yyjson_doc_get_root(doc), doc_shape, x);
+}
+
+static int is_declared(const struct typed_shape *s)
+{
+	return s && s->decl->kind == SK_OBJECT;
+}
+
+/* The shape of an object's member key: a declared object's field's (NULL
+ * for a key it does not declare), a map's values', or any. */
+static const struct typed_shape *member_shape(const struct typed_shape *s, const char *key,
+					      size_t n)
+{
+	if (is_declared(s)) {
+		const struct typed_field *f = typed_field(s, key, n, s->n_fields);
+		return f ? f->shape : NULL;
 	}
-	return s;
+	return s && s->decl->kind == SK_MAP ? s->items : NULL;
 }
 
-static struct view make(yyjson_val *v, const struct shape *s, const struct view_defaults *d)
-{
-	return (struct view){ v, view_resolve(s, v), d };
-}
-
-struct view view_root(yyjson_doc *doc, const struct shape *doc_shape,
-		      const struct view_defaults *d)
-{
-	return make(yyjson_doc_get_root(doc), doc_shape, d);
-}
-
-static int is_named(const struct field *f, const char *key, size_t n)
-{
-	return f->name[0] == key[0] && !strncmp(f->name, key, n) && !f->name[n];
-}
-
-const struct field *view_field(const struct shape *s, const char *key, size_t n,
-			       const struct field *from)
-{
-	const struct field *f;
-
-	if (!s->fields)
-		return NULL;
-	for (f = from ? from : s->fields; f->name; f++)
-		if (is_named(f, key, n))
-			return f;
-	for (f = s->fields; from && f < from; f++)
-		if (is_named(f, key, n))
-			return f;
-	return NULL;
-}
-
-/* The shape of an object's member key, and the field it is (NULL in a
- * map or any object, and for a key the object does not declare). */
-static const struct shape *member_shape(const struct shape *s, const char *key, size_t n,
-					const struct field *from, const struct field **field)
-{
-	*field = NULL;
-	if (!s || s->kind == SK_ANY)
-		return NULL;
-	if (s->kind == SK_MAP)
-		return s->items;
-	*field = view_field(s, key, n, from);
-	return *field ? (*field)->shape : NULL;
-}
-
-/* The member named key and its place among the object's members (*at);
- * NULL when there is none. */
-static yyjson_val *member(yyjson_val *obj, const char *key, size_t n, size_t *at)
+/* The member named key, or NULL. */
+static yyjson_val *member(yyjson_val *obj, const char *key, size_t n)
 {
 	yyjson_obj_iter it;
 	yyjson_val *k;
 
 	yyjson_obj_iter_init(obj, &it);
-	for (*at = 0; (k = yyjson_obj_iter_next(&it)); (*at)++)
+	while ((k = yyjson_obj_iter_next(&it)))
 		if (yyjson_get_len(k) == n && !memcmp(yyjson_get_str(k), key, n))
 			return yyjson_obj_iter_get_val(k);
 	return NULL;
 }
 
-static struct view get(struct view obj, const char *key, size_t n)
+struct view view_getn(struct view obj, const char *key, size_t n)
 {
-	const struct field *f;
-	size_t at;
-
 	if (!yyjson_is_obj(obj.v))
-		return make(NULL, NULL, obj.dfl);
-	yyjson_val *v = member(obj.v, key, n, &at);
-	/* a member at place i is at the earliest field i: a text writes the
-	 * fields once each (accept.c, or the normalized form), mostly in
-	 * declaration order, so the field is where the search starts */
-	const struct field *from = v && obj.s && obj.s->fields ? obj.s->fields + at : NULL;
-	const struct shape *s = member_shape(obj.s, key, n, from, &f);
-	if (!v && f)
-		v = default_of(obj.dfl, f);
-	return make(v, s, obj.dfl);
-}
-
-struct view view_get(struct view obj, const char *key)
-{
-	return get(obj, key, strlen(key));
+		return make(NULL, NULL, obj.index);
+	if (!is_declared(obj.s))
+		return make(member(obj.v, key, n), member_shape(obj.s, key, n), obj.index);
+	/* a declared object has no member but its fields (accept.c) */
+	const struct typed_field *f = typed_field(obj.s, key, n, obj.s->n_fields);
+	if (!f)
+		return make(NULL, NULL, obj.index);
+	yyjson_val *const *slots = slots_of(obj.index, obj.v);
+	yyjson_val *v = slots ? slots[f - obj.s->fields] : member(obj.v, key, n);
+	return make(v ? v : f->dflt, f->shape, obj.index);
 }
 
 struct view view_at(struct view v, const char *dotted)
 {
 	for (const char *k = dotted; *k;) {
 		size_t n = strcspn(k, ".");
-		v = get(v, k, n);
+		v = view_getn(v, k, n);
 		k += n + (k[n] == '.');
 	}
 	return v;
@@ -215,6 +178,31 @@ int view_num(struct view v, double *x)
 	return 1;
 }
 
+int view_num_literal(struct view v, char buf[static 24], const char **lit, size_t *len)
+{
+	char digits[24];
+	size_t n = 0;
+	int negative = yyjson_is_sint(v.v) && yyjson_get_sint(v.v) < 0;
+
+	*lit = NULL;
+	*len = 0;
+	if (yyjson_is_real(v.v))
+		return fabs(yyjson_get_real(v.v)) < 9e18;
+	if (!yyjson_is_int(v.v))
+		return 1;
+	/* a negative sint's magnitude, as an unsigned: -INT64_MIN fits */
+	uint64_t x = negative ? 0 - (uint64_t)yyjson_get_sint(v.v) : yyjson_get_uint(v.v);
+	do
+		digits[n++] = (char)('0' + x % 10);
+	while ((x /= 10));
+	if (negative)
+		buf[(*len)++] = '-';
+	while (n)
+		buf[(*len)++] = digits[--n];
+	*lit = buf;
+	return 1;
+}
+
 double view_num_or(struct view v, double fallback)
 {
 	double x;
@@ -237,7 +225,7 @@ int view_next(struct view_items *items, struct view *item)
 
 	if (!v)
 		return 0;
-	*item = make(v, items->parent.s ? items->parent.s->items : NULL, items->parent.dfl);
+	*item = make(v, items->parent.s ? items->parent.s->items : NULL, items->parent.index);
 	return 1;
 }
 
@@ -257,12 +245,10 @@ int view_next_member(struct view_members *m, const char **key, size_t *key_len,
 
 	if (!k)
 		return 0;
-	const struct field *f;
-
 	*key = yyjson_get_str(k);
 	*key_len = yyjson_get_len(k);
-	yyjson_val *v = yyjson_obj_iter_get_val(k);
-	*value = make(v, member_shape(m->parent.s, *key, *key_len, NULL, &f), m->parent.dfl);
+	*value = make(yyjson_obj_iter_get_val(k), member_shape(m->parent.s, *key, *key_len),
+		      m->parent.index);
 	return 1;
 }
 
@@ -272,7 +258,7 @@ int view_next_member(struct view_members *m, const char **key, size_t *key_len,
 struct name {
 	const char *text;
 	size_t len;
-	yyjson_val *value; /* NULL for a declared field, read by name */
+	yyjson_val *value;
 };
 
 /* jq's order: the bytes, then the length. */
@@ -284,45 +270,47 @@ static int name_order(const void *a, const void *b)
 	return r ? r : (x->len > y->len) - (x->len < y->len);
 }
 
-/* A declared object: its fields in declaration order, or sorted.  The
- * text's members are matched to their fields in one pass; a field the text
- * leaves out is written as its default. */
-static void write_fields(struct json_out *o, struct view obj, enum json_layout how)
+/* A declared object's members matched to its fields in one pass (owned,
+ * by field): for an object the index does not hold. */
+static yyjson_val **match_fields(struct view obj)
 {
-	const struct field *fields = obj.s->fields, *next = NULL;
-	yyjson_val *values[64] = { 0 };
-	size_t order[64], n = 0;
-	int members = 0;
+	yyjson_val **values = pc_xmalloc((obj.s->n_fields + 1) * sizeof *values);
+	size_t next = 0;
 	yyjson_obj_iter it;
 	yyjson_val *k;
 
-	while (n < 64 && fields[n].name)
-		order[n] = n, n++;
+	memset(values, 0, obj.s->n_fields * sizeof *values);
 	yyjson_obj_iter_init(obj.v, &it);
 	while ((k = yyjson_obj_iter_next(&it))) {
-		const char *key = yyjson_get_str(k);
-		const struct field *f = view_field(obj.s, key, yyjson_get_len(k), next);
-		if (f && (size_t)(f - fields) < n) {
-			values[f - fields] = yyjson_obj_iter_get_val(k);
-			next = f[1].name ? f + 1 : NULL;
+		const struct typed_field *f =
+			typed_field(obj.s, yyjson_get_str(k), yyjson_get_len(k), next);
+		if (f) {
+			next = (size_t)(f - obj.s->fields) + 1;
+			values[next - 1] = yyjson_obj_iter_get_val(k);
 		}
 	}
-	/* jq's order, the names' bytes: an insertion sort of a few names */
-	for (size_t i = 1; how == JSON_CANONICAL && i < n; i++)
-		for (size_t j = i;
-		     j > 0 && strcmp(fields[order[j - 1]].name, fields[order[j]].name) > 0; j--) {
-			size_t t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
+	return values;
+}
+
+/* A declared object: its fields in declaration order, or sorted; a field
+ * the text leaves out is written as its default. */
+static void write_fields(struct json_out *o, struct view obj, enum json_layout how)
+{
+	const struct typed_shape *s = obj.s;
+	yyjson_val *const *indexed = slots_of(obj.index, obj.v);
+	yyjson_val **matched = indexed ? NULL : match_fields(obj);
+	yyjson_val *const *values = indexed ? indexed : matched;
+	int members = 0;
+
 	json_out_bytes(o, "{", 1);
-	for (size_t i = 0; i < n; i++) {
-		const struct field *f = &fields[order[i]];
-		yyjson_val *value = values[order[i]] ? values[order[i]] : default_of(obj.dfl, f);
+	for (size_t i = 0; i < s->n_fields; i++) {
+		size_t at = how == JSON_CANONICAL ? s->sorted[i] : i;
+		const struct typed_field *f = &s->fields[at];
 		json_out_key(o, f->name, &members);
-		view_write(o, make(value, f->shape, obj.dfl), how);
+		view_write(o, make(values[at] ? values[at] : f->dflt, f->shape, obj.index), how);
 	}
 	json_out_bytes(o, "}", 1);
+	free(matched);
 }
 
 /* A map's or any object's members in the text's order, or sorted. */
@@ -331,7 +319,7 @@ static void write_members(struct json_out *o, struct view obj, enum json_layout 
 	int members = 0;
 	size_t n = yyjson_obj_size(obj.v), i = 0;
 	struct name *names = pc_xmalloc((n ? n : 1) * sizeof *names);
-	const struct shape *items = obj.s ? obj.s->items : NULL;
+	const struct typed_shape *items = obj.s ? obj.s->items : NULL;
 	yyjson_obj_iter it;
 	yyjson_val *k;
 
@@ -344,7 +332,7 @@ static void write_members(struct json_out *o, struct view obj, enum json_layout 
 	json_out_bytes(o, "{", 1);
 	for (i = 0; i < n; i++) {
 		json_out_member(o, names[i].text, names[i].len, &members);
-		view_write(o, make(names[i].value, items, obj.dfl), how);
+		view_write(o, make(names[i].value, items, obj.index), how);
 	}
 	json_out_bytes(o, "}", 1);
 	free(names);
@@ -380,7 +368,7 @@ void view_write(struct json_out *o, struct view v, enum json_layout how)
 	case YYJSON_TYPE_STR: json_out_string(o, yyjson_get_str(v.v), yyjson_get_len(v.v)); break;
 	case YYJSON_TYPE_ARR: write_items(o, v, how); break;
 	case YYJSON_TYPE_OBJ:
-		if (v.s && v.s->kind == SK_OBJECT)
+		if (is_declared(v.s))
 			write_fields(o, v, how);
 		else
 			write_members(o, v, how);
@@ -405,10 +393,10 @@ jv view_to_jv(struct view v)
 	}
 	case YYJSON_TYPE_OBJ: {
 		jv out = jv_object();
-		if (v.s && v.s->kind == SK_OBJECT) {
-			for (const struct field *f = v.s->fields; f->name; f++)
-				out = jv_object_set(out, jv_string(f->name),
-						    view_to_jv(view_get(v, f->name)));
+		if (is_declared(v.s)) {
+			for (size_t i = 0; i < v.s->n_fields; i++)
+				out = jv_object_set(out, jv_string(v.s->fields[i].name),
+						    view_to_jv(view_get(v, v.s->fields[i].name)));
 			return out;
 		}
 		struct view_members m = view_members(v);

@@ -5,52 +5,60 @@
  * filters write (declared key order, defaults filled, numbers and strings
  * as jq writes them).  No jv is built to read or write a replay.
  *
- * A view is a value and the shape it has at its place in the document;
- * an absent value with no default reads as null.  Views borrow from the
- * yyjson document and from struct view_defaults, which outlive them.
+ * A view is a value and its compiled shape (typed.h) at its place in the
+ * document; an absent value with no default reads as null.  A document's
+ * index says where each declared object's fields lie, so a field is read
+ * at once rather than searched for.  Views borrow from the yyjson
+ * document, the compiled shapes and the index, which outlive them.
  */
 #ifndef PC_EVALUATE_VIEW_H
 #define PC_EVALUATE_VIEW_H
 
 #include <jv.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include <yyjson.h>
 
 #include "json_out.h"
-#include "shape.h"
+#include "typed.h"
 
-/* The parsed default_json of every optional field of a document type;
- * owned by main, built once by view_defaults_init. */
-struct view_defaults {
-	const struct field **fields; /* owned array; the fields borrowed */
-	yyjson_doc **values;         /* owned: each field's default, parsed */
-	size_t n, cap;
+/* Where the fields of each declared object of one document lie: accept
+ * (accept.h) fills it as it matches members to fields.  Owned by main,
+ * reused from document to document; an object it does not hold (of a map,
+ * of any value, or of a document not indexed) is searched by name. */
+struct view_index {
+	yyjson_val *first; /* the document's values, contiguous */
+	size_t n_values;
+	uint32_t *fields_at; /* per value: 1 + its first slot, or 0 (owned) */
+	yyjson_val **slots;  /* per field of each object: its member or NULL (owned) */
+	size_t n_slots, cap_values, cap_slots;
 };
 
-void view_defaults_init(struct view_defaults *d, const struct shape *doc);
-void view_defaults_free(struct view_defaults *d);
+/* Empty, for doc's values (NULL: for none). */
+void view_index_reset(struct view_index *x, yyjson_doc *doc);
+void view_index_free(struct view_index *x);
+/* The first of n slots for the fields of obj (a value of the document),
+ * each NULL until set. */
+size_t view_index_add(struct view_index *x, yyjson_val *obj, size_t n);
 
 struct view {
-	yyjson_val *v;                   /* NULL: absent, reads as null */
-	const struct shape *s;           /* NULL: any value */
-	const struct view_defaults *dfl; /* borrowed */
+	yyjson_val *v;                  /* NULL: absent, reads as null */
+	const struct typed_shape *s;    /* NULL: any value */
+	const struct view_index *index; /* borrowed */
 };
 
-/* s itself, or for a union the kind v's keys choose, as shape.c chooses. */
-const struct shape *view_resolve(const struct shape *s, yyjson_val *v);
-
-/* The field of object shape s named by the n bytes at key, or NULL; the
- * search starts at from (a field of s, or NULL for the first): a text in
- * declaration order finds each field where it looks first. */
-const struct field *view_field(const struct shape *s, const char *key, size_t n,
-			       const struct field *from);
-
-/* The document's root, of shape doc. */
-struct view view_root(yyjson_doc *doc, const struct shape *doc_shape,
-		      const struct view_defaults *d);
+/* The document's root, of compiled shape doc. */
+struct view view_root(yyjson_doc *doc, const struct typed_shape *doc_shape,
+		      const struct view_index *x);
 
 /* The field key of an object (its default when absent); null otherwise. */
-struct view view_get(struct view obj, const char *key);
+struct view view_getn(struct view obj, const char *key, size_t n);
+/* Inline, so that a named key's length is the compiler's to count. */
+static inline struct view view_get(struct view obj, const char *key)
+{
+	return view_getn(obj, key, strlen(key));
+}
 /* The value at a dotted path ("task.dataset.checksum"), as view_get. */
 struct view view_at(struct view v, const char *dotted);
 
@@ -66,6 +74,14 @@ const char *view_cstr(struct view v);
 int view_str_is(struct view v, const char *want);
 /* Whether v is a number, and its value as jq holds it in *x. */
 int view_num(struct view v, double *x);
+/* How the text v reads wrote its number, as far as Python tells numbers
+ * apart (literal.h), when the view alone knows it: 1 with *lit the digits
+ * of an integer (written into buf, after a '-'), or NULL for a real, or
+ * for no number at all.  0 when only the text can say: a real beyond
+ * 2^63, whose text may be an integer too long for 64 bits.  yyjson reads
+ * every JSON integer that fits 64 bits as an integer, so this is only for
+ * a view of the text itself; "-0" reads as 0, which Python prints as 0. */
+int view_num_literal(struct view v, char buf[static 24], const char **lit, size_t *len);
 /* The number at v, or fallback when it is none. */
 double view_num_or(struct view v, double fallback);
 

@@ -89,35 +89,30 @@ const char *docs_batch_name(const char *category)
 
 /* At most one "batch:<name>" category, its name an id: the workloads that
  * share it form one group for the failure policy. */
-int rule_batch_categories(jv categories, char *why, size_t whylen)
+int rule_batch_categories(struct rule_value v, char *why, size_t whylen)
 {
-	jv first = jv_null();
-	int rc = 0;
+	const char *first = NULL, *s;
+	size_t n;
 
-	jv_array_foreach(categories, i, c) {
-		const char *s = jv_string_value(c);
-		char ignored[8];
+	for (size_t i = 0; (s = v.read->item(v.v, NULL, i, &n)); i++) {
 		const char *batch = docs_batch_name(s);
-		if (rc == 0 && batch) {
-			if (shape_check_id(batch, strlen(batch), ignored, sizeof ignored) != 0) {
-				snprintf(why, whylen,
-					 "\"%s\": a batch name must match ^[a-z0-9][a-z0-9_-]*$",
-					 s);
-				rc = -1;
-			} else if (jv_get_kind(first) == JV_KIND_STRING) {
-				snprintf(why, whylen,
-					 "at most one batch:<name> category, not \"%s\" and \"%s\"",
-					 jv_string_value(first), s);
-				rc = -1;
-			} else {
-				jv_free(first);
-				first = jv_copy(c);
-			}
+		char ignored[8];
+		if (!batch)
+			continue;
+		if (shape_check_id(batch, strlen(batch), ignored, sizeof ignored) != 0) {
+			snprintf(why, whylen,
+				 "\"%s\": a batch name must match ^[a-z0-9][a-z0-9_-]*$", s);
+			return -1;
 		}
-		jv_free(c);
+		if (first) {
+			snprintf(why, whylen,
+				 "at most one batch:<name> category, not \"%s\" and \"%s\"", first,
+				 s);
+			return -1;
+		}
+		first = s;
 	}
-	jv_free(first);
-	return rc;
+	return 0;
 }
 
 int rule_task_kind(const char *s, size_t n, char *why, size_t whylen)
@@ -135,75 +130,51 @@ int rule_capture_event(const char *s, size_t n, char *why, size_t whylen)
 	return one_of(s, ok, why, whylen);
 }
 
-/* Present and not null. */
-static int rule_is_set(jv obj, const char *key)
-{
-	jv v = jv_object_get(jv_copy(obj), jv_string(key));
-	int set = jv_is_valid(v) && jv_get_kind(v) != JV_KIND_NULL;
-
-	jv_free(v);
-	return set;
-}
-
 /* A local dataset (path) or a registry one (name [+ version]), not both. */
-int rule_dataset(jv v, char *why, size_t whylen)
+int rule_dataset(struct rule_value v, char *why, size_t whylen)
 {
-	int has_path = rule_is_set(v, "path"), has_name = rule_is_set(v, "name");
+	int has_path = v.read->is_set(v.v, "path"), has_name = v.read->is_set(v.v, "name");
+	size_t n;
 
 	if (has_path == has_name) {
 		snprintf(why, whylen, "must give exactly one of path or name");
 		return -1;
 	}
 	/* a name in the dataset, never a way out of it */
-	jv task = jv_object_get(jv_copy(v), jv_string("task_id"));
-	const char *id = jv_get_kind(task) == JV_KIND_STRING ? jv_string_value(task) : "";
-	int pathlike = strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, "..");
-	jv_free(task);
-	if (pathlike) {
+	const char *id = v.read->text(v.v, "task_id", &n);
+	if (!id)
+		id = "";
+	if (strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, "..")) {
 		snprintf(
 			why, whylen,
 			"task_id must name a task of the dataset, not a path (no \"/\", not \".\" "
 			"or \"..\")");
 		return -1;
 	}
-	if (has_path && rule_is_set(v, "version")) {
+	if (has_path && v.read->is_set(v.v, "version")) {
 		snprintf(why, whylen, "a local dataset (path) cannot declare a version");
 		return -1;
 	}
 	return 0;
 }
 
-/* One pass over the ids, remembered in an object (a hash table): pairwise
- * comparison made 20,000 probes take minutes. */
 /* A forbidden fragment inside an expected one could never be satisfied:
  * both are compared as NFC(casefold) forms, as the evaluator matches them. */
-int rule_forbidden_outside_expected(jv probe, char *why, size_t whylen)
+int rule_forbidden_outside_expected(struct rule_value probe, char *why, size_t whylen)
 {
-	jv expected = jv_object_get(jv_copy(probe), jv_string("expected_context"));
-	jv forbidden = jv_object_get(jv_copy(probe), jv_string("forbidden_context"));
-	int rc = 0;
+	const char *f, *x;
+	size_t fn, xn;
 
-	jv_array_foreach(forbidden, i, f) {
-		jv_array_foreach(expected, j, x) {
-			if (rc == 0 &&
-			    text_contains_folded(TEXT_FOLD_NFC, jv_string_value(x),
-						 (size_t)jv_string_length_bytes(jv_copy(x)),
-						 jv_string_value(f),
-						 (size_t)jv_string_length_bytes(jv_copy(f)))) {
-				snprintf(
-					why, whylen,
-					"forbidden_context[%d] \"%s\" is contained in "
-					"expected_context[%d] \"%s\"",
-					i, jv_string_value(f), j, jv_string_value(x));
-				rc = -1;
+	for (size_t i = 0; (f = probe.read->item(probe.v, "forbidden_context", i, &fn)); i++)
+		for (size_t j = 0; (x = probe.read->item(probe.v, "expected_context", j, &xn)); j++)
+			if (text_contains_folded(TEXT_FOLD_NFC, x, xn, f, fn)) {
+				snprintf(why, whylen,
+					 "forbidden_context[%d] \"%s\" is contained in "
+					 "expected_context[%d] \"%s\"",
+					 (int)i, f, (int)j, x);
+				return -1;
 			}
-			jv_free(x);
-		}
-		jv_free(f);
-	}
-	jv_free(expected);
-	jv_free(forbidden);
-	return rc;
+	return 0;
 }
 
 int rule_runner(const char *s, size_t n, char *why, size_t whylen)
@@ -234,9 +205,9 @@ int rule_arm_outcome(const char *s, size_t n, char *why, size_t whylen)
 
 enum evaluation_kind docs_evaluation_kind(jv evaluation)
 {
-	if (rule_is_set(evaluation, "expected_execution"))
+	if (shape_jv_reader.is_set(&evaluation, "expected_execution"))
 		return EVALUATION_OUTCOME;
-	if (rule_is_set(evaluation, "probes"))
+	if (shape_jv_reader.is_set(&evaluation, "probes"))
 		return EVALUATION_MEMORY;
 	return EVALUATION_PAIRED;
 }

@@ -8,20 +8,21 @@
 #ifndef PC_DOCS_RULES_H
 #define PC_DOCS_RULES_H
 
-#include <jv.h>
 #include <stddef.h>
+
+#include "shape.h"
 
 int rule_arm(const char *s, size_t n, char *why, size_t whylen);
 int rule_arm_outcome(const char *s, size_t n, char *why, size_t whylen);
 int rule_artifact_token(const char *s, size_t n, char *why, size_t whylen);
-int rule_batch_categories(jv v, char *why, size_t whylen);
+int rule_batch_categories(struct rule_value v, char *why, size_t whylen);
 int rule_bub(const char *s, size_t n, char *why, size_t whylen);
 int rule_capture_event(const char *s, size_t n, char *why, size_t whylen);
 int rule_capture_schema(const char *s, size_t n, char *why, size_t whylen);
-int rule_dataset(jv v, char *why, size_t whylen);
+int rule_dataset(struct rule_value v, char *why, size_t whylen);
 int rule_evaluation_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_evidence_schema(const char *s, size_t n, char *why, size_t whylen);
-int rule_forbidden_outside_expected(jv v, char *why, size_t whylen);
+int rule_forbidden_outside_expected(struct rule_value v, char *why, size_t whylen);
 int rule_not_blank(const char *s, size_t n, char *why, size_t whylen);
 int rule_paired_arm_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_paired_report_schema(const char *s, size_t n, char *why, size_t whylen);

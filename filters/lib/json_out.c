@@ -15,24 +15,15 @@ void json_out_free(struct json_out *o)
 	*o = (struct json_out){ 0 };
 }
 
-static void reserve(struct json_out *o, size_t n)
+void json_out_grow(struct json_out *o, size_t n)
 {
-	if (o->cap - o->len >= n)
-		return;
 	o->cap = o->cap * 2 + n + 256;
 	o->text = pc_xrealloc(o->text, o->cap);
 }
 
-void json_out_bytes(struct json_out *o, const char *p, size_t n)
-{
-	reserve(o, n);
-	memcpy(o->text + o->len, p, n);
-	o->len += n;
-}
-
 static void put(struct json_out *o, char c)
 {
-	reserve(o, 1);
+	json_out_reserve(o, 1);
 	o->text[o->len++] = c;
 }
 
@@ -72,7 +63,7 @@ void json_out_string(struct json_out *o, const char *s, size_t n)
 	size_t run = 0;
 
 	/* at most 6 bytes per input byte, so one reservation covers the text */
-	reserve(o, n * 6 + 2);
+	json_out_reserve(o, n * 6 + 2);
 	o->text[o->len++] = '"';
 	for (size_t i = 0; i < n; i++) {
 		while (i + 8 <= n && plain8(s + i))
@@ -111,26 +102,10 @@ void json_out_cstring(struct json_out *o, const char *s)
 void json_out_member(struct json_out *o, const char *key, size_t n, int *members)
 {
 	/* the comma, the string (at most 6 bytes a byte and its quotes), the colon */
-	reserve(o, n * 6 + 4);
+	json_out_reserve(o, n * 6 + 4);
 	if ((*members)++)
 		o->text[o->len++] = ',';
 	json_out_string(o, key, n);
-	o->text[o->len++] = ':';
-}
-
-/* A declared key is plain ASCII: it needs no escape scan, and pc-evaluate
- * writes some three hundred of them a line. */
-void json_out_key(struct json_out *o, const char *key, int *members)
-{
-	size_t n = strlen(key);
-
-	reserve(o, n + 4);
-	if ((*members)++)
-		o->text[o->len++] = ',';
-	o->text[o->len++] = '"';
-	memcpy(o->text + o->len, key, n);
-	o->len += n;
-	o->text[o->len++] = '"';
 	o->text[o->len++] = ':';
 }
 
@@ -224,7 +199,7 @@ void json_out_number(struct json_out *o, double x)
 
 static void indent(struct json_out *o, int depth)
 {
-	reserve(o, (size_t)depth * 2 + 1);
+	json_out_reserve(o, (size_t)depth * 2 + 1);
 	o->text[o->len++] = '\n';
 	memset(o->text + o->len, ' ', (size_t)depth * 2);
 	o->len += (size_t)depth * 2;

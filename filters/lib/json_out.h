@@ -13,6 +13,7 @@
 
 #include <jv.h>
 #include <stddef.h>
+#include <string.h>
 
 /* A growable buffer; {0} is an empty one.  The caller owns text. */
 struct json_out {
@@ -28,7 +29,22 @@ enum json_layout {
 
 void json_out_free(struct json_out *o);
 
-void json_out_bytes(struct json_out *o, const char *p, size_t n);
+/* Room for n more bytes.  The writers below are inline, so that a key or
+ * a brace the program names costs a few instructions, not a call and a
+ * strlen: pc-evaluate writes some three hundred of them a line. */
+void json_out_grow(struct json_out *o, size_t n);
+static inline void json_out_reserve(struct json_out *o, size_t n)
+{
+	if (o->cap - o->len < n)
+		json_out_grow(o, n);
+}
+
+static inline void json_out_bytes(struct json_out *o, const char *p, size_t n)
+{
+	json_out_reserve(o, n);
+	memcpy(o->text + o->len, p, n);
+	o->len += n;
+}
 
 /* The JSON string of the n bytes at s (valid UTF-8), escaped as jq escapes:
  * quote, backslash, control characters and DEL; other text as it is. */
@@ -42,7 +58,19 @@ void json_out_cstring(struct json_out *o, const char *s);
  * string, and a colon.  json_out_key: the same for a key the program
  * declares (plain ASCII, no quote or backslash), written as it is. */
 void json_out_member(struct json_out *o, const char *key, size_t n, int *members);
-void json_out_key(struct json_out *o, const char *key, int *members);
+static inline void json_out_key(struct json_out *o, const char *key, int *members)
+{
+	size_t n = strlen(key);
+
+	json_out_reserve(o, n + 4);
+	if ((*members)++)
+		o->text[o->len++] = ',';
+	o->text[o->len++] = '"';
+	memcpy(o->text + o->len, key, n);
+	o->len += n;
+	o->text[o->len++] = '"';
+	o->text[o->len++] = ':';
+}
 
 /* x as jq prints a number: the shortest text that reads back as x (NaN as
  * null, infinities as the largest finite double). */

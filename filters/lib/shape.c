@@ -374,6 +374,55 @@ static const struct shape *chosen_alternative(const struct shape *s, jv v)
 	return NULL;
 }
 
+/* The object rules' reader of a jv (borrowed): a member's string stays
+ * alive with the object that holds it. */
+static jv rule_member(const void *v, const char *key)
+{
+	return jv_object_get(jv_copy(*(const jv *)v), jv_string(key));
+}
+
+static const char *string_of(jv s, size_t *n)
+{
+	if (jv_get_kind(s) != JV_KIND_STRING)
+		return NULL;
+	*n = (size_t)jv_string_length_bytes(jv_copy(s));
+	return jv_string_value(s);
+}
+
+static const char *rule_text(const void *v, const char *key, size_t *n)
+{
+	jv member = rule_member(v, key);
+	const char *s = string_of(member, n);
+
+	jv_free(member);
+	return s;
+}
+
+static int rule_is_set(const void *v, const char *key)
+{
+	jv member = rule_member(v, key);
+	int set = jv_is_valid(member) && jv_get_kind(member) != JV_KIND_NULL;
+
+	jv_free(member);
+	return set;
+}
+
+static const char *rule_item(const void *v, const char *key, size_t i, size_t *n)
+{
+	jv list = key ? rule_member(v, key) : jv_copy(*(const jv *)v);
+	const char *s = NULL;
+
+	if (jv_get_kind(list) == JV_KIND_ARRAY && i < (size_t)jv_array_length(jv_copy(list))) {
+		jv item = jv_array_get(jv_copy(list), (int)i);
+		s = string_of(item, n);
+		jv_free(item);
+	}
+	jv_free(list);
+	return s;
+}
+
+const struct rule_reader shape_jv_reader = { rule_text, rule_is_set, rule_item };
+
 static int normalize(const struct shape *s, jv v, const struct at *at, jv *out,
 		     struct shape_error *err)
 {
@@ -410,8 +459,10 @@ static int normalize(const struct shape *s, jv v, const struct at *at, jv *out,
 	}
 	if (rc < 0)
 		return -1;
-	if ((s->unique && check_unique(s->unique, rc ? result : v, err->why, sizeof err->why)) ||
-	    (s->check && s->check(rc ? result : v, err->why, sizeof err->why) != 0) ||
+	jv checked = rc ? result : v;
+	if ((s->unique && check_unique(s->unique, checked, err->why, sizeof err->why)) ||
+	    (s->check && s->check((struct rule_value){ &shape_jv_reader, &checked }, err->why,
+				  sizeof err->why) != 0) ||
 	    (s->check_text &&
 	     s->check_text(jv_string_value(v), (size_t)jv_string_length_bytes(jv_copy(v)),
 			   err->why, sizeof err->why) != 0)) {
@@ -452,13 +503,30 @@ bad:
 
 int shape_check_hex64(const char *s, size_t len, char *why, size_t whylen)
 {
-	size_t n = strlen(s);
+	static const unsigned char hex[256] = {
+		['0'] = 1,
+		['1'] = 1,
+		['2'] = 1,
+		['3'] = 1,
+		['4'] = 1,
+		['5'] = 1,
+		['6'] = 1,
+		['7'] = 1,
+		['8'] = 1,
+		['9'] = 1,
+		['a'] = 1,
+		['b'] = 1,
+		['c'] = 1,
+		['d'] = 1,
+		['e'] = 1,
+		['f'] = 1,
+	};
+	size_t n = strlen(s), i = 0;
 
 	(void)len; /* the C string, as it always has been */
-	for (size_t i = 0; i < n; i++)
-		if (!(isdigit((unsigned char)s[i]) || (s[i] >= 'a' && s[i] <= 'f')))
-			n = 0;
-	if (n == 64)
+	while (n == 64 && i < n && hex[(unsigned char)s[i]])
+		i++;
+	if (n == 64 && i == n)
 		return 0;
 	snprintf(why, whylen, "must be 64 lowercase hex digits (a sha256)");
 	return -1;

@@ -47,6 +47,27 @@ struct unique_items {
 	const char *key, *name;
 };
 
+/* A value as an object rule reads it, from whichever reader parsed the
+ * document (shape.c reads jv; pc-evaluate reads its own views), so that a
+ * rule is written once.  The rules read strings, lists of strings and
+ * whether a member is set, of the value as shape_normalize passes it
+ * (defaults filled). */
+struct rule_reader {
+	/* The string member key of object v (its bytes, *n), or NULL. */
+	const char *(*text)(const void *v, const char *key, size_t *n);
+	/* Whether object v has member key, not null. */
+	int (*is_set)(const void *v, const char *key);
+	/* The string item i of the list at member key of object v (of v
+	 * itself when key is NULL), or NULL past its end or for no string. */
+	const char *(*item)(const void *v, const char *key, size_t i, size_t *n);
+};
+struct rule_value {
+	const struct rule_reader *read;
+	const void *v; /* the reader's value, borrowed */
+};
+/* The reader of a jv (a const jv *, borrowed). */
+extern const struct rule_reader shape_jv_reader;
+
 struct shape {
 	enum shape_kind kind;
 	unsigned flags;
@@ -55,7 +76,7 @@ struct shape {
 	const struct shape *items;              /* SK_ARRAY items, SK_MAP values */
 	const struct alternative *alternatives; /* SK_UNION, ended by a NULL shape */
 	/* extra rule on the normalized value; fills why and returns -1 */
-	int (*check)(jv v, char *why, size_t whylen);
+	int (*check)(struct rule_value v, char *why, size_t whylen);
 	/* a string's rule, on its n bytes (a NUL-ended C string, which may
 	 * hold a NUL before its end): a string needs no jv to be checked */
 	int (*check_text)(const char *s, size_t n, char *why, size_t whylen);

@@ -88,17 +88,33 @@ static int is_py_space(utf8proc_int32_t c)
 	       p->bidi_class == UTF8PROC_BIDI_CLASS_S;
 }
 
+/* The length of the character at p (1 for an invalid byte, which is no
+ * space) and whether Python's str.isspace() holds for it. */
+static size_t py_char(const utf8proc_uint8_t *p, const utf8proc_uint8_t *end, int *space)
+{
+	utf8proc_int32_t c;
+	utf8proc_ssize_t n;
+
+	if (*p < 0x80) {
+		/* is_py_space of ASCII: tab to carriage return, the four
+		 * separators 0x1c to 0x1f, and the space */
+		*space = *p == ' ' || (*p >= '\t' && *p <= '\r') || (*p >= 0x1c && *p <= 0x1f);
+		return 1;
+	}
+	n = utf8proc_iterate(p, end - p, &c);
+	*space = n > 0 && is_py_space(c);
+	return n > 0 ? (size_t)n : 1;
+}
+
 size_t text_strip(const char **s, size_t len)
 {
 	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)*s, *end = p + len;
 	const utf8proc_uint8_t *first = NULL, *last = NULL;
-	utf8proc_int32_t c;
+	int space;
 
 	while (p < end) {
-		utf8proc_ssize_t n = utf8proc_iterate(p, end - p, &c);
-		if (n <= 0)
-			n = 1, c = -1;
-		if (c < 0 || !is_py_space(c)) {
+		size_t n = py_char(p, end, &space);
+		if (!space) {
 			if (!first)
 				first = p;
 			last = p + n;
@@ -113,13 +129,20 @@ size_t text_strip(const char **s, size_t len)
 
 int text_is_blank(const char *s, size_t len)
 {
-	return text_strip(&s, len) == 0;
+	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s, *end = p + len;
+	int space = 1;
+
+	while (space && p < end)
+		p += py_char(p, end, &space);
+	return space;
 }
 
 void sbuf_addn(struct sbuf *b, const char *s, size_t n)
 {
+	/* at least 256 bytes at first: a reason or a name fits in one */
 	if (b->len + n + 1 > b->cap) {
 		b->cap = (b->len + n + 1) * 2;
+		b->cap = b->cap < 256 ? 256 : b->cap;
 		b->s = pc_xrealloc(b->s, b->cap);
 	}
 	memcpy(b->s + b->len, s, n);
@@ -254,6 +277,17 @@ static int is_py_printable(utf8proc_int32_t c)
 	}
 }
 
+/* Python's \\xXX, \\uXXXX or \\UXXXXXXXX of c: the letter, then c in that
+ * many lowercase hex digits. */
+static void add_escape(struct sbuf *b, char letter, unsigned c, int digits)
+{
+	char text[10] = { '\\', letter };
+
+	for (int i = digits - 1; i >= 0; i--, c >>= 4)
+		text[2 + i] = "0123456789abcdef"[c & 15];
+	sbuf_addn(b, text, (size_t)digits + 2);
+}
+
 void text_py_repr(struct sbuf *b, const char *s, size_t len)
 {
 	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s, *end = p + len;
@@ -280,12 +314,13 @@ void text_py_repr(struct sbuf *b, const char *s, size_t len)
 		utf8proc_ssize_t n = utf8proc_iterate(p, end - p, &c);
 
 		if (n <= 0) {
-			sbuf_addf(b, "\\x%02x", *p++);
+			add_escape(b, 'x', *p++, 2);
 			continue;
 		}
-		if (c == quote || c == '\\')
-			sbuf_addf(b, "\\%c", (char)c);
-		else if (c == '\n')
+		if (c == quote || c == '\\') {
+			char escaped[2] = { '\\', (char)c };
+			sbuf_addn(b, escaped, 2);
+		} else if (c == '\n')
 			sbuf_add(b, "\\n");
 		else if (c == '\r')
 			sbuf_add(b, "\\r");
@@ -294,11 +329,11 @@ void text_py_repr(struct sbuf *b, const char *s, size_t len)
 		else if (is_py_printable(c))
 			sbuf_addn(b, (const char *)p, (size_t)n);
 		else if (c < 0x100)
-			sbuf_addf(b, "\\x%02x", (unsigned)c);
+			add_escape(b, 'x', (unsigned)c, 2);
 		else if (c < 0x10000)
-			sbuf_addf(b, "\\u%04x", (unsigned)c);
+			add_escape(b, 'u', (unsigned)c, 4);
 		else
-			sbuf_addf(b, "\\U%08x", (unsigned)c);
+			add_escape(b, 'U', (unsigned)c, 8);
 		p += n;
 	}
 	sbuf_addn(b, &quote, 1);

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		struct facts f;
 		struct pc_err e;
 		int code;
-		if (facts_read(replay, replays.reader.text, replays.reader.text_len, "collect-all",
+		if (facts_read(&replays, replay, "collect-all",
 			       &f, &e) < 0)
 			continue;
 		const struct case_input kase = { &f, "collect-all", "fuzz",
