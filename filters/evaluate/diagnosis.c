@@ -636,16 +636,18 @@ static void write_holder(struct json_out *o, const struct diagnosis_input *in,
 	int best = 0, members = 0;
 	size_t n;
 
-	while (view_next(&items, &entry)) {
+	/* the nearest entry is written only when none holds the fragment */
+	while (!holder.v && view_next(&items, &entry)) {
 		struct view text = view_get(entry, "text");
 		const char *t = view_str(text, &n);
 		if (!t)
 			continue;
-		int held = !holder.v && memory_holds(TEXT_FOLD, text, fragment);
-		int shared = shared_words(view_cstr(fragment), view_cstr(text), n);
-		if (held)
+		if (memory_holds(TEXT_FOLD, text, fragment)) {
 			holder = text;
-		else if (shared > best) {
+			continue;
+		}
+		int shared = shared_words(view_cstr(fragment), view_cstr(text), n);
+		if (shared > best) {
 			best = shared;
 			nearest = text;
 		}

@@ -140,9 +140,11 @@ void typed_free(struct typed_doc *t)
 	*t = (struct typed_doc){ 0 };
 }
 
+/* A key the program names is often the declaration's own string (the
+ * linker merges equal literals), found without comparing its bytes. */
 static int is_named(const struct typed_field *f, const char *key, size_t n)
 {
-	return f->len == n && !memcmp(f->name, key, n);
+	return f->len == n && (f->name == key || !memcmp(f->name, key, n));
 }
 
 const struct typed_field *typed_field(const struct typed_shape *s, const char *key, size_t n,

@@ -22,17 +22,15 @@ static void to_hex(const unsigned char *md, char hex[SHA256_HEX_LEN + 1])
 
 void sha256_hasher_init(struct sha256_hasher *h)
 {
-	h->start = EVP_MD_CTX_new();
 	h->ctx = EVP_MD_CTX_new();
-	if (h->start && !EVP_DigestInit_ex(h->start, EVP_sha256(), NULL)) {
-		EVP_MD_CTX_free(h->start);
-		h->start = NULL;
+	if (h->ctx && !EVP_DigestInit_ex2(h->ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(h->ctx);
+		h->ctx = NULL;
 	}
 }
 
 void sha256_hasher_free(struct sha256_hasher *h)
 {
-	EVP_MD_CTX_free(h->start);
 	EVP_MD_CTX_free(h->ctx);
 	*h = (struct sha256_hasher){ 0 };
 }
@@ -43,7 +41,8 @@ void sha256_hasher_hex(struct sha256_hasher *h, const void *data, size_t len,
 	unsigned char md[32];
 	unsigned int n = 0;
 
-	if (!h->start || !h->ctx || !EVP_MD_CTX_copy_ex(h->ctx, h->start) ||
+	/* a NULL type starts the digest already set again */
+	if (!h->ctx || !EVP_DigestInit_ex2(h->ctx, NULL, NULL) ||
 	    !EVP_DigestUpdate(h->ctx, data, len) || !EVP_DigestFinal_ex(h->ctx, md, &n)) {
 		sha256_hex(data, len, hex);
 		return;

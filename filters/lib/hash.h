@@ -17,10 +17,11 @@
 void sha256_hex(const void *data, size_t len, char hex[SHA256_HEX_LEN + 1]);
 
 /* For a digest taken once per document of a stream: OpenSSL's SHA-256
- * set up once and copied for each text (sha256_hex fetches and sets it up
- * each time, a third of a short text's cost).  The caller owns it. */
+ * fetched and set up once, and set back to its start for each text
+ * (sha256_hex fetches and sets it up each time, a third of a short text's
+ * cost).  The caller owns it. */
 struct sha256_hasher {
-	void *start, *ctx; /* EVP_MD_CTX: a fresh SHA-256, copied for each text */
+	void *ctx; /* EVP_MD_CTX, or NULL when it could not be set up */
 };
 void sha256_hasher_init(struct sha256_hasher *h);
 void sha256_hasher_free(struct sha256_hasher *h);

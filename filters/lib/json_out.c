@@ -109,6 +109,40 @@ void json_out_member(struct json_out *o, const char *key, size_t n, int *members
 	o->text[o->len++] = ':';
 }
 
+/* x's digits and point as shortest_digits gives them, when x is m / 10^j
+ * for an m of at most 15 digits and j <= 15 (a ratio, a threshold): two
+ * decimals of at most 15 significant digits are never within a double's
+ * rounding of each other, so the one that reads back as x is the shortest
+ * one, and it is found by scaling x instead of printing it.  m / 10^j is
+ * rounded once, as a decimal is read, because both are exact doubles.
+ * 0 for any other x (positive, finite). */
+static int short_decimal(double x, char digits[24], int *decpt)
+{
+	double scale = 1;
+
+	for (int j = 1; j <= 15; j++) {
+		scale *= 10;
+		double m = nearbyint(x * scale);
+		if (m >= 1e15)
+			return 0;
+		if (m > 0 && m / scale == x) {
+			char text[24], *t = text + sizeof text;
+			uint64_t u = (uint64_t)m;
+			do
+				*--t = (char)('0' + u % 10);
+			while (u /= 10);
+			int n = (int)(text + sizeof text - t);
+			*decpt = n - j;
+			while (n > 1 && t[n - 1] == '0')
+				n--;
+			memcpy(digits, t, (size_t)n);
+			digits[n] = '\0';
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The shortest significant digits of x (finite, positive) that read back
  * as x, as dtoa's mode 0 gives them, into digits (NUL-ended) and the
  * position of the decimal point (x = 0.DIGITS * 10^decpt).  The nearest
@@ -120,6 +154,9 @@ static void shortest_digits(double x, char digits[24], int *decpt)
 {
 	char text[40];
 	int exponent;
+
+	if (short_decimal(x, digits, decpt))
+		return;
 
 	for (int precision = x < DBL_MIN ? 1 : 15;; precision++) {
 		snprintf(text, sizeof text, "%.*e", precision - 1, x);

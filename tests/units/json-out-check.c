@@ -4,7 +4,8 @@
  * three layouts and compares each with jv_dump_string's bytes; prints the
  * first difference and exits 1, or prints how many values and bytes were
  * compared.  The values mix what a document holds: integers around 10^15
- * and 10^17, random doubles (any bit pattern but NaN), short decimals,
+ * and 10^17, random doubles (any bit pattern but NaN), short decimals
+ * (m / 10^j for m up to 16 digits),
  * powers of ten near the exponent switch, -0, strings of control
  * characters, quotes, DEL and multi-byte UTF-8, and nested arrays and
  * objects whose keys repeat.
@@ -43,12 +44,14 @@ static double random_number(struct rng *r)
 	double x;
 	uint64_t bits;
 
-	switch (below(r, 6)) {
+	switch (below(r, 7)) {
 	case 0: return edges[below(r, sizeof edges / sizeof *edges)];
 	case 1: return (double)(int64_t)(next(r) >> below(r, 64));
 	case 2: return (double)below(r, 100000) / (double)(1 + below(r, 1000));
 	case 3: return pow(10, (int)below(r, 40) - 20) * (below(r, 2) ? 1 : -1);
 	case 4: return (double)below(r, 1000) * pow(10, (int)below(r, 30));
+	/* m / 10^j, the ratios and thresholds json_out finds by scaling */
+	case 5: return (double)(next(r) % 10000000000000000ULL) / pow(10, (int)below(r, 18));
 	default:
 		do {
 			bits = next(r);
