@@ -34,15 +34,6 @@ static void sort_fields(struct typed_shape *c)
 		}
 }
 
-/* A name's bucket: its length and three of its bytes tell a shape's few
- * names apart well enough, at the cost of a few instructions. */
-static size_t bucket_of(const char *key, size_t n, size_t mask)
-{
-	const unsigned char *k = (const unsigned char *)key;
-
-	return (n * 131 + k[0] * 31 + k[n / 2] * 7 + k[n - 1]) & mask;
-}
-
 /* Open addressing at a load of at most one half. */
 static void hash_fields(struct typed_shape *c)
 {
@@ -52,7 +43,7 @@ static void hash_fields(struct typed_shape *c)
 	c->buckets = pc_xmalloc((c->mask + 1) * sizeof *c->buckets);
 	memset(c->buckets, 0, (c->mask + 1) * sizeof *c->buckets);
 	for (size_t i = 0; i < c->n_fields; i++) {
-		size_t b = bucket_of(c->fields[i].name, c->fields[i].len, c->mask);
+		size_t b = typed_bucket(c->fields[i].name, c->fields[i].len, c->mask);
 		while (c->buckets[b])
 			b = (b + 1) & c->mask;
 		c->buckets[b] = i + 1;
@@ -138,26 +129,6 @@ void typed_free(struct typed_doc *t)
 	free(t->shapes);
 	free(t->defaults);
 	*t = (struct typed_doc){ 0 };
-}
-
-/* A key the program names is often the declaration's own string (the
- * linker merges equal literals), found without comparing its bytes. */
-static int is_named(const struct typed_field *f, const char *key, size_t n)
-{
-	return f->len == n && (f->name == key || !memcmp(f->name, key, n));
-}
-
-const struct typed_field *typed_field(const struct typed_shape *s, const char *key, size_t n,
-				      size_t hint)
-{
-	if (hint < s->n_fields && is_named(&s->fields[hint], key, n))
-		return &s->fields[hint];
-	if (!s->buckets || !n)
-		return NULL;
-	for (size_t b = bucket_of(key, n, s->mask); s->buckets[b]; b = (b + 1) & s->mask)
-		if (is_named(&s->fields[s->buckets[b] - 1], key, n))
-			return &s->fields[s->buckets[b] - 1];
-	return NULL;
 }
 
 const struct typed_shape *typed_resolve(const struct typed_shape *s, yyjson_val *v)

@@ -12,6 +12,7 @@
 #define PC_EVALUATE_TYPED_H
 
 #include <stddef.h>
+#include <string.h>
 #include <yyjson.h>
 
 #include "shape.h"
@@ -59,11 +60,38 @@ struct typed_doc {
 void typed_compile(struct typed_doc *t, const struct shape *doc);
 void typed_free(struct typed_doc *t);
 
+/* A name's bucket: its length and three of its bytes tell a shape's few
+ * names apart well enough, at the cost of a few instructions. */
+static inline size_t typed_bucket(const char *key, size_t n, size_t mask)
+{
+	const unsigned char *k = (const unsigned char *)key;
+
+	return (n * 131 + k[0] * 31 + k[n / 2] * 7 + k[n - 1]) & mask;
+}
+
+/* A key the program names is often the declaration's own string (the
+ * linker merges equal literals), found without comparing its bytes. */
+static inline int typed_is_named(const struct typed_field *f, const char *key, size_t n)
+{
+	return f->len == n && (f->name == key || !memcmp(f->name, key, n));
+}
+
 /* The field of object shape s named by the n bytes at key, or NULL.  The
  * field at hint is looked at first (past the last field: none): a text
- * written in declaration order names the one after the last it named. */
-const struct typed_field *typed_field(const struct typed_shape *s, const char *key, size_t n,
-				      size_t hint);
+ * written in declaration order names the one after the last it named.
+ * Inline: a replay's reading looks up some two hundred fields. */
+static inline const struct typed_field *typed_field(const struct typed_shape *s, const char *key,
+						    size_t n, size_t hint)
+{
+	if (hint < s->n_fields && typed_is_named(&s->fields[hint], key, n))
+		return &s->fields[hint];
+	if (!s->buckets || !n)
+		return NULL;
+	for (size_t b = typed_bucket(key, n, s->mask); s->buckets[b]; b = (b + 1) & s->mask)
+		if (typed_is_named(&s->fields[s->buckets[b] - 1], key, n))
+			return &s->fields[s->buckets[b] - 1];
+	return NULL;
+}
 
 /* s itself, or for a union the kind v's keys choose, as shape.c chooses:
  * the first alternative whose key v has. */
