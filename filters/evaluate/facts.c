@@ -145,17 +145,16 @@ static void read_memory_case(struct view replay, struct facts *f)
 
 /* The reward's literal: from the view when it reads the text itself and
  * knows it, else found in the text. */
-static void read_outcome_case(struct facts *f, const struct replays *in, const char *policy)
+static void read_outcome_case(struct facts *f, const struct view_text *text, const char *policy)
 {
 	struct outcome_facts *o = &f->outcome;
-	const struct json_reader *raw = &in->reader;
 
 	o->expected_status = view_get(view_get(f->evaluation, "expected_execution"), policy);
 	o->reward = view_at(f->harbor, "rewards.reward");
-	if (in->as_written && view_num_literal(o->reward, o->reward_digits, &o->reward_literal,
-					       &o->reward_literal_len))
+	if (text->as_written && view_num_literal(o->reward, o->reward_digits, &o->reward_literal,
+						 &o->reward_literal_len))
 		return;
-	if (!literal_at(raw->text, raw->text_len, "harbor.rewards.reward", &o->reward_literal,
+	if (!literal_at(text->text, text->len, "harbor.rewards.reward", &o->reward_literal,
 			&o->reward_literal_len))
 		o->reward_literal = NULL;
 }
@@ -187,7 +186,7 @@ static const char *batch_of(const struct facts *f)
 	return batch;
 }
 
-int facts_read(const struct replays *in, struct view replay, const char *policy,
+int facts_read(struct view replay, const struct view_text *text, const char *policy,
 	       struct facts *f, struct pc_err *e)
 {
 	struct view task = view_get(replay, "task");
@@ -218,7 +217,7 @@ int facts_read(const struct replays *in, struct view replay, const char *policy,
 	f->dataset_checksum = view_get(f->dataset, "checksum");
 	f->batch = batch_of(f);
 	if (f->kind == CASE_OUTCOME)
-		read_outcome_case(f, in, policy);
+		read_outcome_case(f, text, policy);
 	else if (f->kind == CASE_MEMORY)
 		read_memory_case(replay, f);
 	return 0;

@@ -12,7 +12,6 @@
 #include <stddef.h>
 
 #include "err.h"
-#include "replays.h"
 #include "view.h"
 
 /* Which case a replay makes: decided by its manifest's kind, then status. */
@@ -107,12 +106,12 @@ struct facts {
 	struct thresholds thresholds;
 };
 
-/* Fill *f from in's current replay (its view, borrowed, a
- * powercontext.e2e-evidence/v1 document) and policy, the failure policy it
+/* Fill *f from replay (borrowed, a powercontext.e2e-evidence/v1
+ * document), the text it was read from and policy, the failure policy it
  * ran under.  -1 with e filled, and nothing to free, for a replay one run
  * cannot judge: a paired workload's.  *f is not to be copied: it may point
  * into itself. */
-int facts_read(const struct replays *in, struct view replay, const char *policy,
+int facts_read(struct view replay, const struct view_text *text, const char *policy,
 	       struct facts *f, struct pc_err *e);
 
 void facts_free(struct facts *f);

@@ -185,9 +185,10 @@ static int evaluate_one(struct evaluation_pass *pass, const struct replays *repl
 			struct view replay, int *code, struct pc_err *e)
 {
 	const struct options *o = pass->o;
+	struct view_text text = replays_text(replays);
 	struct facts f;
 
-	if (facts_read(replays, replay, o->policy, &f, e) < 0)
+	if (facts_read(replay, &text, o->policy, &f, e) < 0)
 		return -1;
 	jv stale = jv_null();
 	if (jv_get_kind(pass->current) == JV_KIND_OBJECT) {

@@ -114,6 +114,11 @@ static int read_slow(struct replays *r)
 	return 1;
 }
 
+struct view_text replays_text(const struct replays *r)
+{
+	return (struct view_text){ r->reader.text, r->reader.text_len, r->as_written };
+}
+
 int replays_next(struct replays *r, struct view *replay)
 {
 	int got;

@@ -42,6 +42,8 @@ void replays_open(struct replays *r, FILE *in, const char *name, const char *pro
 /* 1 with *replay set (valid until the next call), 0 at the end of stdin;
  * a refused text is reported on stderr and skipped. */
 int replays_next(struct replays *r, struct view *replay);
+/* The current replay's text, as it was written. */
+struct view_text replays_text(const struct replays *r);
 void replays_close(struct replays *r);
 
 #endif

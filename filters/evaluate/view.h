@@ -48,6 +48,15 @@ struct view {
 	const struct view_index *index; /* borrowed */
 };
 
+/* The text a document's views were read from, as it was written, and
+ * whether they read that text itself (yyjson's reading, whose numbers
+ * keep their literal's kind) or the normalized form libjq gave of it. */
+struct view_text {
+	const char *text; /* borrowed */
+	size_t len;
+	int as_written;
+};
+
 /* The document's root, of compiled shape doc. */
 struct view view_root(yyjson_doc *doc, const struct typed_shape *doc_shape,
 		      const struct view_index *x);

@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		struct facts f;
 		struct pc_err e;
 		int code;
-		if (facts_read(&replays, replay, "collect-all",
+		struct view_text text = replays_text(&replays);
+		if (facts_read(replay, &text, "collect-all",
 			       &f, &e) < 0)
 			continue;
 		const struct case_input kase = { &f, "collect-all", "fuzz",
