@@ -6,6 +6,7 @@
 #include "diagnosis.h"
 #include "entry.h"
 #include "err.h"
+#include "recall.h"
 #include "text.h"
 
 struct assertion {

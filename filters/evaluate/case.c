@@ -12,12 +12,6 @@
 #include "text.h"
 #include "view.h"
 
-static void key_value(struct json_out *o, const char *key, struct view v, int *members)
-{
-	json_out_key(o, key, members);
-	view_write(o, v, JSON_COMPACT);
-}
-
 /* What makes two runs comparable (pc-report's ledger keys its trends by
  * it, docs/ledger.md): only fields that hold no secret.  The manifest digest
  * stands for the whole workload as it ran (its steps, probes, budget and
@@ -38,14 +32,14 @@ static void comparability(struct json_out *o, const struct case_input *in)
 	json_out_bytes(o, "{", 1);
 	json_out_key(o, "manifest_digest", &members);
 	json_out_cstring(o, digest);
-	key_value(o, "dataset_checksum", f->dataset_checksum, &members);
-	key_value(o, "database", view_get(environment, "database"), &members);
-	key_value(o, "adapter_version", view_get(environment, "adapter_version"), &members);
-	key_value(o, "adapter_protocol_version",
-		  view_get(environment, "adapter_protocol_version"), &members);
-	key_value(o, "agent_model", view_get(environment, "agent_model"), &members);
-	key_value(o, "max_steps", view_get(f->execution, "max_steps"), &members);
-	key_value(o, "max_tokens", view_get(f->execution, "max_tokens"), &members);
+	view_write_member(o, "dataset_checksum", f->dataset_checksum, &members);
+	view_write_member(o, "database", view_get(environment, "database"), &members);
+	view_write_member(o, "adapter_version", view_get(environment, "adapter_version"), &members);
+	view_write_member(o, "adapter_protocol_version",
+			  view_get(environment, "adapter_protocol_version"), &members);
+	view_write_member(o, "agent_model", view_get(environment, "agent_model"), &members);
+	view_write_member(o, "max_steps", view_get(f->execution, "max_steps"), &members);
+	view_write_member(o, "max_tokens", view_get(f->execution, "max_tokens"), &members);
 	json_out_key(o, "failure_policy", &members);
 	json_out_cstring(o, in->policy);
 	json_out_bytes(o, "}", 1);
@@ -80,17 +74,17 @@ static void attributes(struct json_out *o, const struct case_input *in,
 	int members = 0;
 
 	json_out_bytes(o, "{", 1);
-	key_value(o, "commit", view_get(f->environment, "commit"), &members);
-	key_value(o, "database", view_get(f->environment, "database"), &members);
+	view_write_member(o, "commit", view_get(f->environment, "commit"), &members);
+	view_write_member(o, "database", view_get(f->environment, "database"), &members);
 	json_out_key(o, "dataset", &members);
 	dataset_name(o, f->dataset);
-	key_value(o, "execution_adapter", view_get(f->execution, "type"), &members);
-	key_value(o, "harbor_task_id", view_get(f->dataset, "task_id"), &members);
-	key_value(o, "run_id", view_get(replay, "run_id"), &members);
-	key_value(o, "workload_id", view_get(f->task, "id"), &members);
+	view_write_member(o, "execution_adapter", view_get(f->execution, "type"), &members);
+	view_write_member(o, "harbor_task_id", view_get(f->dataset, "task_id"), &members);
+	view_write_member(o, "run_id", view_get(replay, "run_id"), &members);
+	view_write_member(o, "workload_id", view_get(f->task, "id"), &members);
 	json_out_key(o, "comparability", &members);
 	comparability(o, in);
-	key_value(o, "finished_at", view_get(f->environment, "finished_at"), &members);
+	view_write_member(o, "finished_at", view_get(f->environment, "finished_at"), &members);
 	json_out_key(o, CASE_DIAGNOSIS, &members);
 	json_out_bytes(o, "{\"assertions\":", 14);
 	assertions_diagnose(o, f, judged, n, in->red);
@@ -145,7 +139,7 @@ void case_write(struct json_out *o, const struct case_input *in, int *code)
 	json_out_string(o, experiment.s, experiment.len);
 	free(experiment.s);
 	json_out_bytes(o, ",\"cases\":[{", 11);
-	key_value(o, "name", id, &members);
+	view_write_member(o, "name", id, &members);
 	json_out_key(o, "assertions", &members);
 	size_t n = assertions_write(o, f, judged);
 	json_out_key(o, "scores", &members);

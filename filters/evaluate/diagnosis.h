@@ -8,9 +8,11 @@
  * expected fragment no entry holds; the events not captured; the entries
  * that cite no captured Source; the exceptions and rewards of an outcome.
  * The report reads it and never recomputes acceptance.  It is bounded
- * whatever the replay holds (excerpts of DIAGNOSIS_TEXT_MAX bytes, lists
- * of DIAGNOSIS_LIST_MAX items and the count of the rest), and every text
- * is redacted before it is cut, so no part of a secret reaches it.
+ * whatever the replay holds (excerpts of EXCERPT_MAX bytes, excerpt.h;
+ * lists of DIAGNOSIS_LIST_MAX items and the count of the rest, frame.h),
+ * and every text is redacted before it is cut, so no part of a secret
+ * reaches it.  This header declares the diagnoses of how the run ran and
+ * what it wrote to Memory; recall.h those of what it recalled.
  */
 #ifndef PC_EVALUATE_DIAGNOSIS_H
 #define PC_EVALUATE_DIAGNOSIS_H
@@ -19,9 +21,6 @@
 #include "json_out.h"
 #include "redact.h"
 #include "view.h"
-
-#define DIAGNOSIS_TEXT_MAX 240
-#define DIAGNOSIS_LIST_MAX 12
 
 /* What one assertion's diagnosis reads (all borrowed); held: whether the
  * assertion holds (evidence only when not). */
@@ -44,11 +43,7 @@ void diagnose_instructions(struct json_out *o, const struct diagnosis_input *in)
 void diagnose_capture_coverage(struct json_out *o, const struct diagnosis_input *in);
 void diagnose_memory_created(struct json_out *o, const struct diagnosis_input *in);
 void diagnose_memory_grounded(struct json_out *o, const struct diagnosis_input *in);
-void diagnose_probes_supported(struct json_out *o, const struct diagnosis_input *in);
-void diagnose_recalled_during_run(struct json_out *o, const struct diagnosis_input *in);
 void diagnose_scope_empty(struct json_out *o, const struct diagnosis_input *in);
-void diagnose_expected_memory(struct json_out *o, const struct diagnosis_input *in);
-void diagnose_forbidden_context(struct json_out *o, const struct diagnosis_input *in);
 
 /* The identities behind the result (run, workload, task, agent, the
  * PowerContext under test, Scope, evidence), written as an object. */

@@ -116,6 +116,13 @@ int view_next_member(struct view_members *m, const char **key, size_t *key_len,
 
 /* v as its normalized document writes it. */
 void view_write(struct json_out *o, struct view v, enum json_layout how);
+/* An object's member key (json_out_key): v, compact. */
+static inline void view_write_member(struct json_out *o, const char *key, struct view v,
+				     int *members)
+{
+	json_out_key(o, key, members);
+	view_write(o, v, JSON_COMPACT);
+}
 
 /* v as the jv shape_normalize would give (owned). */
 jv view_to_jv(struct view v);

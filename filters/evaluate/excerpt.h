@@ -1,0 +1,31 @@
+/* excerpt: a text of a replay in a diagnosis (diagnosis.h), bounded
+ * whatever the replay holds: at most EXCERPT_MAX bytes of it, cut on
+ * character boundaries with "…" where it was cut, and redacted before it is
+ * cut, so no part of a secret reaches it.
+ */
+#ifndef PC_EVALUATE_EXCERPT_H
+#define PC_EVALUATE_EXCERPT_H
+
+#include <stddef.h>
+
+#include "json_out.h"
+#include "redact.h"
+#include "view.h"
+
+#define EXCERPT_MAX 240
+
+/* The text (a string, read to its first NUL), from its start; null for
+ * anything else. */
+void excerpt_clipped(struct json_out *o, const struct redactor *red, struct view text);
+
+/* The text around the first of the count fragments found in it (ASCII case
+ * folded), a third of the window before it, else from its start; null for
+ * no text. */
+void excerpt_around(struct json_out *o, const struct redactor *red, struct view text,
+		    const struct view *fragments, size_t count);
+
+/* Where needle first is in the n bytes at hay, ASCII case folded; n when
+ * it is not there. */
+size_t excerpt_find(const char *hay, size_t n, const char *needle);
+
+#endif
