@@ -125,8 +125,10 @@ int replays_next(struct replays *r, struct view *replay)
 
 	yyjson_doc_free(r->doc);
 	r->doc = NULL;
-	while ((got = (r->as_written = read_fast(r)) ? 1 : read_slow(r)) == 0)
-		;
+	do {
+		r->as_written = read_fast(r);
+		got = r->as_written ? 1 : read_slow(r);
+	} while (got == 0);
 	if (got < 0)
 		return 0;
 	r->count++;
