@@ -96,6 +96,17 @@ static yyjson_val *member(yyjson_val *obj, const char *key, size_t n)
 	return NULL;
 }
 
+/* Field at (its index) of declared object obj: its member, read from
+ * obj's slots when the index holds obj (slots_of), else found by name; its
+ * default when the text leaves it out. */
+static inline struct view field_of(struct view obj, yyjson_val *const *slots, size_t at)
+{
+	const struct typed_field *f = &obj.s->fields[at];
+	yyjson_val *v = slots ? slots[at] : member(obj.v, f->name, f->len);
+
+	return make(v ? v : f->dflt, f->shape, obj.index);
+}
+
 struct view view_getn(struct view obj, const char *key, size_t n)
 {
 	if (!yyjson_is_obj(obj.v))
@@ -106,9 +117,7 @@ struct view view_getn(struct view obj, const char *key, size_t n)
 	const struct typed_field *f = typed_field(obj.s, key, n, obj.s->n_fields);
 	if (!f)
 		return make(NULL, NULL, obj.index);
-	yyjson_val *const *slots = slots_of(obj.index, obj.v);
-	yyjson_val *v = slots ? slots[f - obj.s->fields] : member(obj.v, key, n);
-	return make(v ? v : f->dflt, f->shape, obj.index);
+	return field_of(obj, slots_of(obj.index, obj.v), (size_t)(f - obj.s->fields));
 }
 
 struct view view_at(struct view v, const char *dotted)
@@ -270,47 +279,21 @@ static int name_order(const void *a, const void *b)
 	return r ? r : (x->len > y->len) - (x->len < y->len);
 }
 
-/* A declared object's members matched to its fields in one pass (owned,
- * by field): for an object the index does not hold. */
-static yyjson_val **match_fields(struct view obj)
-{
-	yyjson_val **values = pc_xmalloc((obj.s->n_fields + 1) * sizeof *values);
-	size_t next = 0;
-	yyjson_obj_iter it;
-	yyjson_val *k;
-
-	memset(values, 0, obj.s->n_fields * sizeof *values);
-	yyjson_obj_iter_init(obj.v, &it);
-	while ((k = yyjson_obj_iter_next(&it))) {
-		const struct typed_field *f =
-			typed_field(obj.s, yyjson_get_str(k), yyjson_get_len(k), next);
-		if (f) {
-			next = (size_t)(f - obj.s->fields) + 1;
-			values[next - 1] = yyjson_obj_iter_get_val(k);
-		}
-	}
-	return values;
-}
-
 /* A declared object: its fields in declaration order, or sorted; a field
  * the text leaves out is written as its default. */
 static void write_fields(struct json_out *o, struct view obj, enum json_layout how)
 {
 	const struct typed_shape *s = obj.s;
-	yyjson_val *const *indexed = slots_of(obj.index, obj.v);
-	yyjson_val **matched = indexed ? NULL : match_fields(obj);
-	yyjson_val *const *values = indexed ? indexed : matched;
+	yyjson_val *const *slots = slots_of(obj.index, obj.v);
 	int members = 0;
 
 	json_out_bytes(o, "{", 1);
 	for (size_t i = 0; i < s->n_fields; i++) {
 		size_t at = how == JSON_CANONICAL ? s->sorted[i] : i;
-		const struct typed_field *f = &s->fields[at];
-		json_out_key(o, f->name, &members);
-		view_write(o, make(values[at] ? values[at] : f->dflt, f->shape, obj.index), how);
+		json_out_key(o, s->fields[at].name, &members);
+		view_write(o, field_of(obj, slots, at), how);
 	}
 	json_out_bytes(o, "}", 1);
-	free(matched);
 }
 
 /* A map's or any object's members in the text's order, or sorted. */
