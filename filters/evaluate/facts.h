@@ -29,7 +29,7 @@ struct outcome_facts {
 				      * (Python prints 1 and 1.0 apart), or NULL
 				      * when it cannot be found */
 	size_t reward_literal_len;
-	char reward_digits[24]; /* the literal's room when the view gives it */
+	char reward_digits[DECIMAL_MAX]; /* the literal's room when the view gives it */
 };
 
 /* Counts over capture_records. */

@@ -187,10 +187,8 @@ int view_num(struct view v, double *x)
 	return 1;
 }
 
-int view_num_literal(struct view v, char buf[static 24], const char **lit, size_t *len)
+int view_num_literal(struct view v, char buf[static DECIMAL_MAX], const char **lit, size_t *len)
 {
-	char digits[24];
-	size_t n = 0;
 	int negative = yyjson_is_sint(v.v) && yyjson_get_sint(v.v) < 0;
 
 	*lit = NULL;
@@ -199,16 +197,9 @@ int view_num_literal(struct view v, char buf[static 24], const char **lit, size_
 		return fabs(yyjson_get_real(v.v)) < 9e18;
 	if (!yyjson_is_int(v.v))
 		return 1;
-	/* a negative sint's magnitude, as an unsigned: -INT64_MIN fits */
-	uint64_t x = negative ? 0 - (uint64_t)yyjson_get_sint(v.v) : yyjson_get_uint(v.v);
-	do
-		digits[n++] = (char)('0' + x % 10);
-	while ((x /= 10));
-	if (negative)
-		buf[(*len)++] = '-';
-	while (n)
-		buf[(*len)++] = digits[--n];
-	*lit = buf;
+	uint64_t x = negative ? decimal_magnitude(yyjson_get_sint(v.v)) : yyjson_get_uint(v.v);
+	*lit = decimal_write(buf + DECIMAL_MAX, x, negative);
+	*len = (size_t)(buf + DECIMAL_MAX - *lit);
 	return 1;
 }
 

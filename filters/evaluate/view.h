@@ -20,6 +20,7 @@
 #include <string.h>
 #include <yyjson.h>
 
+#include "decimal.h"
 #include "json_out.h"
 #include "typed.h"
 
@@ -90,7 +91,7 @@ int view_num(struct view v, double *x);
  * 2^63, whose text may be an integer too long for 64 bits.  yyjson reads
  * every JSON integer that fits 64 bits as an integer, so this is only for
  * a view of the text itself; "-0" reads as 0, which Python prints as 0. */
-int view_num_literal(struct view v, char buf[static 24], const char **lit, size_t *len);
+int view_num_literal(struct view v, char buf[static DECIMAL_MAX], const char **lit, size_t *len);
 /* The number at v, or fallback when it is none. */
 double view_num_or(struct view v, double fallback);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "err.h"
 
 void json_out_free(struct json_out *o)
@@ -126,12 +127,9 @@ static int short_decimal(double x, char digits[24], int *decpt)
 		if (m >= 1e15)
 			return 0;
 		if (m > 0 && m / scale == x) {
-			char text[24], *t = text + sizeof text;
-			uint64_t u = (uint64_t)m;
-			do
-				*--t = (char)('0' + u % 10);
-			while (u /= 10);
-			int n = (int)(text + sizeof text - t);
+			char text[DECIMAL_MAX], *end = text + sizeof text;
+			const char *t = decimal_write(end, (uint64_t)m, 0);
+			int n = (int)(end - t);
 			*decpt = n - j;
 			while (n > 1 && t[n - 1] == '0')
 				n--;
@@ -179,18 +177,13 @@ static void shortest_digits(double x, char digits[24], int *decpt)
 /* An integer under 10^15 is its digits in jq's format too. */
 static int put_integer(struct json_out *o, double x)
 {
-	char digits[24], *d = digits + sizeof digits;
+	char digits[DECIMAL_MAX], *end = digits + sizeof digits;
 
 	if (!(x > -1e15 && x < 1e15 && x == (double)(long long)x && !(x == 0 && signbit(x))))
 		return 0;
 	long long i = (long long)x;
-	unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
-	do
-		*--d = (char)('0' + u % 10);
-	while (u /= 10);
-	if (i < 0)
-		*--d = '-';
-	json_out_bytes(o, d, (size_t)(digits + sizeof digits - d));
+	const char *d = decimal_write(end, decimal_magnitude(i), i < 0);
+	json_out_bytes(o, d, (size_t)(end - d));
 	return 1;
 }
 

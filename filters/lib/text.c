@@ -9,6 +9,7 @@
 #include <jv.h>
 #include <utf8proc.h>
 
+#include "decimal.h"
 #include "err.h"
 
 /* ASCII text folds to its lower case, in either fold (NFC changes no
@@ -182,15 +183,10 @@ void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
 
 void sbuf_add_int(struct sbuf *b, long long i)
 {
-	char digits[24], *d = digits + sizeof digits;
-	unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+	char digits[DECIMAL_MAX], *end = digits + sizeof digits;
+	const char *d = decimal_write(end, decimal_magnitude(i), i < 0);
 
-	do
-		*--d = (char)('0' + u % 10);
-	while (u /= 10);
-	if (i < 0)
-		*--d = '-';
-	sbuf_addn(b, d, (size_t)(digits + sizeof digits - d));
+	sbuf_addn(b, d, (size_t)(end - d));
 }
 
 /* printf's "%.<decimals>f" (decimals 0 to 6): x scaled and rounded to an
