@@ -78,9 +78,13 @@ int text_contains_folded(enum text_fold how, const char *haystack, size_t hlen,
 	return found;
 }
 
-/* Python: whitespace = bidi class WS, B or S, or general category Zs. */
+/* Python: whitespace = bidi class WS, B or S, or general category Zs; in
+ * ASCII, tab to carriage return, the four separators 0x1c to 0x1f and the
+ * space, told without a lookup. */
 static int is_py_space(utf8proc_int32_t c)
 {
+	if (c < 0x80)
+		return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
 	const utf8proc_property_t *p = utf8proc_get_property(c);
 
 	return p->category == UTF8PROC_CATEGORY_ZS ||
@@ -97,9 +101,7 @@ static size_t py_char(const utf8proc_uint8_t *p, const utf8proc_uint8_t *end, in
 	utf8proc_ssize_t n;
 
 	if (*p < 0x80) {
-		/* is_py_space of ASCII: tab to carriage return, the four
-		 * separators 0x1c to 0x1f, and the space */
-		*space = *p == ' ' || (*p >= '\t' && *p <= '\r') || (*p >= 0x1c && *p <= 0x1f);
+		*space = is_py_space(*p);
 		return 1;
 	}
 	n = utf8proc_iterate(p, end - p, &c);
