@@ -45,14 +45,12 @@ static int forbids_context(const struct facts *f)
 /* Malloc'd "<label>: [<the strings of items>]." */
 static char *listing(const char *label, const struct view *items, size_t n)
 {
-	char *list = repr_list(items, n);
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, label);
 	sbuf_add(&b, ": ");
-	sbuf_add(&b, list);
+	repr_list(&b, items, n);
 	sbuf_add(&b, ".");
-	free(list);
 	return sbuf_take(&b);
 }
 

@@ -45,18 +45,15 @@ void repr_string(struct sbuf *b, struct view v)
 	text_py_repr(b, t, t ? n : 0);
 }
 
-char *repr_list(const struct view *items, size_t n)
+void repr_list(struct sbuf *b, const struct view *items, size_t n)
 {
-	struct sbuf b = { 0 };
-
-	sbuf_add(&b, "[");
+	sbuf_add(b, "[");
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			sbuf_add(&b, ", ");
-		repr_string(&b, items[i]);
+			sbuf_add(b, ", ");
+		repr_string(b, items[i]);
 	}
-	sbuf_add(&b, "]");
-	return sbuf_take(&b);
+	sbuf_add(b, "]");
 }
 
 struct view *entry_items(struct view arr, size_t *n)

@@ -20,8 +20,8 @@ void entry_label(struct json_out *o, const char *value);
 /* Python repr() of a JSON string, None for anything else. */
 void repr_string(struct sbuf *b, struct view v);
 
-/* Malloc'd Python repr() of a list of strings. */
-char *repr_list(const struct view *items, size_t n);
+/* Python's repr() of a list of strings, appended to b. */
+void repr_list(struct sbuf *b, const struct view *items, size_t n);
 
 /* The items of an array as an owned array of *n views. */
 struct view *entry_items(struct view arr, size_t *n);
