@@ -667,6 +667,32 @@ assertions: 11 of 11 passing
 	assert_line --index 0 "usage: pc-report [--format text|markdown|json|junit|html] [--output DIR] [-v|--verbose]"
 }
 
+@test "a misspelt option is named, with the synopsis and where the rest is, not the whole help" {
+	run --separate-stderr pc-report --fromat html </dev/null
+	assert_status 64
+	assert_stdout_empty
+	[[ ${stderr_lines[0]} == "pc-report: unknown option --fromat" ]] || fail "$stderr"
+	[[ ${stderr_lines[1]} == "usage: pc-report "* ]] || fail "$stderr"
+	[[ ${stderr_lines[-1]} == "Try 'pc-report --help', or man pc-report, for more." ]] || fail "$stderr"
+	((${#stderr_lines[@]} <= 5)) || fail "${#stderr_lines[@]} lines of usage: $stderr"
+	run --separate-stderr pc-report --tre </dev/null
+	assert_status 64
+	[[ ${stderr_lines[0]} == "pc-report: ambiguous option --tre: more than one option begins so" ]] || fail "$stderr"
+	run --separate-stderr pc-report --format </dev/null
+	assert_status 64
+	[[ ${stderr_lines[0]} == "pc-report: option --format needs a value" ]] || fail "$stderr"
+	run --separate-stderr pc-report -x </dev/null
+	assert_status 64
+	[[ ${stderr_lines[0]} == "pc-report: unknown option -x" ]] || fail "$stderr"
+}
+
+@test "an option that holds one value given twice is a usage error, not a silent replacement" {
+	run --separate-stderr pc-report --format text --format json <"$E/accepted.jsonl"
+	assert_status 64
+	assert_stdout_empty
+	[[ ${stderr_lines[0]} == "pc-report: --format given twice: it takes one value, and a second would replace the first" ]] || fail "$stderr"
+}
+
 @test "--version prints the version" {
 	run --separate-stderr pc-report --version </dev/null
 	assert_status 0

@@ -860,6 +860,17 @@ $(realpath "$T/repo/tasks/t")"
 	assert_stderr_contains "usage: pc-select"
 }
 
+@test "--manifests given twice is a usage error; --id and --category repeat" {
+	# a second --manifests silently replaced the first (make acceptance ARGS='--manifests DIR')
+	run --separate-stderr pc-select --manifests manifests --manifests "$T/elsewhere"
+	assert_status 64
+	assert_stdout_empty
+	assert_stderr_contains "pc-select: --manifests given twice: it takes one value, and a second would replace the first"
+	run --separate-stderr pc-select --id project-database-decision --id locomo-multihop-football --category smoke
+	assert_status 0
+	[[ ${#lines[@]} == 2 ]] || fail "$output"
+}
+
 @test "a missing option argument and a stray argument are usage errors" {
 	run --separate-stderr pc-select --id
 	assert_status 64
@@ -867,7 +878,7 @@ $(realpath "$T/repo/tasks/t")"
 	run --separate-stderr pc-select manifests
 	assert_status 64
 	assert_stdout_empty
-	assert_stderr_contains "unexpected argument"
+	assert_stderr_contains "pc-select: unexpected argument 'manifests'"
 }
 
 @test "YAML nested 100,000 deep is refused naming file, line and column, not a stack overflow" {

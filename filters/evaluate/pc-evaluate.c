@@ -102,7 +102,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "root", required_argument, NULL, 'r' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	const struct stage_cli cli = { "pc-evaluate", usage, "", longs, argc, argv };
+	struct stage_cli cli = {
+		.prog = "pc-evaluate",
+		.usage = usage,
+		.shortopts = "",
+		.longs = longs,
+		.argc = argc,
+		.argv = argv,
+	};
 	int c;
 
 	o->prefix = "e2e";
@@ -273,6 +280,8 @@ int main(int argc, char **argv)
 
 	if (rc != 0)
 		return stage_option_exit(rc);
+	if ((rc = stage_open_streams("pc-evaluate", 1)) != 0)
+		return rc;
 	redactor_init(&red, environ);
 	if (o.paired) {
 		rc = summarize_paired(&o, &red);

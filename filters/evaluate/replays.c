@@ -50,6 +50,15 @@ static int finish_fast(struct replays *r)
 	return 0;
 }
 
+/* A peek that found no text: a read error (got < 0) is told here, once, as
+ * the reader has ended the stream; 0 either way, for read_slow to find the end. */
+static int read_failed(struct replays *r, int got, const struct pc_err *e)
+{
+	if (got < 0)
+		r->status = stage_die(r->prog, r->red, EXIT_INVALID, e->msg);
+	return 0;
+}
+
 /* yyjson's reading of the next text: 1 with r->doc set and the text
  * taken, else 0 with nothing taken: the end of stdin, a read error or a
  * text for libjq to read, which read_slow tells apart. */
@@ -61,8 +70,9 @@ static int read_fast(struct replays *r)
 	long line;
 	yyjson_read_err err;
 
-	if (json_reader_peek(&r->reader, &p, &n, &line, &e) <= 0)
-		return 0;
+	int got = json_reader_peek(&r->reader, &p, &n, &line, &e);
+	if (got <= 0)
+		return read_failed(r, got, &e);
 	/* yyjson copies all it is given: a stream line first, which is the
 	 * whole text of a compact stream */
 	const char *eol = memchr(p, '\n', n);
@@ -78,9 +88,9 @@ static int read_fast(struct replays *r)
 		if (r->doc || err.code != YYJSON_READ_ERROR_UNEXPECTED_END)
 			break;
 		/* a text longer than what is buffered: read on, then again */
-		if (json_reader_more(&r->reader, &e) <= 0 ||
-		    json_reader_peek(&r->reader, &p, &n, &line, &e) <= 0)
-			return 0;
+		if ((got = json_reader_more(&r->reader, &e)) <= 0 ||
+		    (got = json_reader_peek(&r->reader, &p, &n, &line, &e)) <= 0)
+			return read_failed(r, got, &e);
 	}
 	return finish_fast(r);
 }

@@ -58,8 +58,12 @@ static int fill(struct json_reader *r, struct pc_err *e)
 		r->buf = pc_xrealloc(r->buf, r->cap);
 	}
 	got = read_some(r->in, r->buf + r->len, r->cap - r->len);
-	if (got < 0)
+	/* a read error is told once and ends the stream: the next read of a
+	 * directory or a broken device fails the same way, for ever */
+	if (got < 0) {
+		r->eof = 1;
 		return pc_fail_errno(e, "%s: read error", r->name);
+	}
 	if (got == 0) {
 		r->eof = 1;
 		return 0;

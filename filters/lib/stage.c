@@ -1,8 +1,12 @@
 #include "stage.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io.h"
 
@@ -16,13 +20,118 @@ int stage_die(const char *prog, const struct redactor *r, int code,
 	return code;
 }
 
+/* A descriptor that is closed would be handed to the next file the filter
+ * opens: stdout's lines would go into a spool file, stdin's reads come from
+ * a task file. */
+static int stream_closed(int fd)
+{
+	return fcntl(fd, F_GETFD) == -1 && errno == EBADF;
+}
+
+int stage_open_streams(const char *prog, int reads_stdin)
+{
+	signal(SIGPIPE, SIG_IGN);
+	if (stream_closed(STDIN_FILENO)) {
+		if (reads_stdin) {
+			fprintf(stderr, "%s: stdin: read error: %s\n", prog, strerror(EBADF));
+			return EXIT_INVALID;
+		}
+		if (open("/dev/null", O_RDONLY) != STDIN_FILENO) {
+			fprintf(stderr, "%s: stdin is closed; /dev/null cannot stand in\n", prog);
+			return EXIT_INVALID;
+		}
+	}
+	if (stream_closed(STDOUT_FILENO))
+		return stage_write_error(prog, EBADF);
+	return 0;
+}
+
+int stage_write_error(const char *prog, int err)
+{
+	fprintf(stderr, "%s: write error: %s\n", prog, strerror(err));
+	return EXIT_INVALID;
+}
+
 int stage_usage_error(const char *prog, const char *usage, const char *msg)
 {
-	fprintf(stderr, "%s: %s\n%s", prog, msg, usage);
+	const char *end = strchr(usage, '\n');
+
+	while (end && end[1] == ' ')
+		end = strchr(end + 1, '\n');
+	fprintf(stderr, "%s: %s\n%.*s\nTry '%s --help', or man %s, for more.\n", prog, msg,
+		end ? (int)(end - usage) : (int)strlen(usage), usage, prog, prog);
 	return EXIT_USAGE;
 }
 
-int stage_option(const struct stage_cli *cli)
+/* The long option named by arg ("--name" or "--name=value"), exactly; NULL
+ * when none is. */
+static const struct option *long_option(const struct option *longs, const char *arg)
+{
+	size_t n = strcspn(arg + 2, "=");
+
+	for (; longs->name; longs++)
+		if (strlen(longs->name) == n && !strncmp(longs->name, arg + 2, n))
+			return longs;
+	return NULL;
+}
+
+/* How many long options begin with arg's name: getopt_long takes a unique
+ * abbreviation and refuses one that fits several. */
+static int prefix_matches(const struct option *longs, const char *arg)
+{
+	size_t n = strcspn(arg + 2, "=");
+	int count = 0;
+
+	for (; longs->name; longs++)
+		count += !strncmp(longs->name, arg + 2, n);
+	return count;
+}
+
+/* What was wrong with the option getopt_long refused, in words naming it. */
+static int refused_option(const struct stage_cli *cli)
+{
+	const char *arg = cli->argv[optind - 1];
+	char msg[256];
+
+	if (!strncmp(arg, "--", 2)) {
+		int n = (int)strcspn(arg, "=");
+		if (long_option(cli->longs, arg))
+			snprintf(msg, sizeof msg, "option %.*s needs a value", n, arg);
+		else if (prefix_matches(cli->longs, arg) > 1)
+			snprintf(msg, sizeof msg,
+				 "ambiguous option %.*s: more than one option begins so", n, arg);
+		else
+			snprintf(msg, sizeof msg, "unknown option %.*s", n, arg);
+	} else if (optopt && strchr(cli->shortopts, optopt))
+		snprintf(msg, sizeof msg, "option -%c needs a value", optopt);
+	else
+		snprintf(msg, sizeof msg, "unknown option -%c", optopt ? optopt : '?');
+	return stage_usage_error(cli->prog, cli->usage, msg);
+}
+
+/* The usage error for an option that holds one value given again. */
+static int repeated_option(const struct stage_cli *cli, int c)
+{
+	const struct option *o = cli->longs;
+	char msg[256];
+
+	while (o->name && o->val != c)
+		o++;
+	snprintf(msg, sizeof msg,
+		 "--%s given twice: it takes one value, and a second would replace the first",
+		 o->name ? o->name : "?");
+	return stage_usage_error(cli->prog, cli->usage, msg);
+}
+
+static int takes_value(const struct stage_cli *cli, int c)
+{
+	for (const struct option *o = cli->longs; o->name; o++)
+		if (o->val == c)
+			return o->has_arg == required_argument;
+	return 0;
+}
+
+int stage_option(struct stage_cli *cli)
 {
 	int c;
 
@@ -37,16 +146,23 @@ int stage_option(const struct stage_cli *cli)
 		return STAGE_DONE;
 	case '?':
 	case ':':
-		stage_usage_error(cli->prog, cli->usage,
-				  "unknown option or missing option argument");
+		refused_option(cli);
 		return STAGE_USAGE;
 	case -1:
 		if (optind < cli->argc) {
-			stage_usage_error(cli->prog, cli->usage, "unexpected argument");
+			char msg[256];
+			snprintf(msg, sizeof msg, "unexpected argument '%.200s'",
+				 cli->argv[optind]);
+			stage_usage_error(cli->prog, cli->usage, msg);
 			return STAGE_USAGE;
 		}
 		return STAGE_END;
 	default:
+		if (c > 0 && c <= UCHAR_MAX && takes_value(cli, c) &&
+		    !(cli->repeatable && strchr(cli->repeatable, c)) && cli->seen[c]++) {
+			repeated_option(cli, c);
+			return STAGE_USAGE;
+		}
 		return c;
 	}
 }

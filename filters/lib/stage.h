@@ -8,6 +8,7 @@
 #define PC_STAGE_H
 
 #include <jv.h>
+#include <limits.h>
 #include <stdio.h>
 
 #include "err.h"
@@ -53,12 +54,29 @@ struct stage_cli {
 	const struct option *longs;
 	int argc;
 	char **argv;
+	/* the vals of the options that take a value and may be given more
+	 * than once (pc-select's --id); any other is refused the second time,
+	 * where a later one would silently replace the first */
+	const char *repeatable;
+	unsigned char seen[UCHAR_MAX + 1]; /* stage_option's, zero at first */
 };
 
-int stage_option(const struct stage_cli *cli);
+int stage_option(struct stage_cli *cli);
 
 /* The exit code for a stage_option result that ended parsing early. */
 int stage_option_exit(int result);
+
+/* The standard streams, checked before a filter does anything: a closed
+ * stdout (and a closed stdin, when reads_stdin) is told once and gives
+ * EXIT_INVALID; a closed stdin the filter does not read is opened on
+ * /dev/null, so no file it opens takes descriptor 0.  SIGPIPE is ignored
+ * from here on: a reader that went away is a write error with its message,
+ * not a silent death by signal. */
+int stage_open_streams(const char *prog, int reads_stdin);
+
+/* Print "prog: write error: <strerror(err)>" and return EXIT_INVALID: the
+ * words every filter uses for a stdout it cannot write. */
+int stage_write_error(const char *prog, int err);
 
 /* Print "prog: message" to stderr (redacted) and return code. */
 int stage_die(const char *prog, const struct redactor *r, int code,
@@ -68,7 +86,8 @@ int stage_die(const char *prog, const struct redactor *r, int code,
  * usage error of prog (STAGE_USAGE). */
 int stage_check_policy(const char *prog, const char *usage, const char *policy);
 
-/* Print a usage error and return EXIT_USAGE. */
+/* Print "prog: msg", the synopsis (usage's first line and the indented
+ * lines after it) and where the rest is, and return EXIT_USAGE. */
 int stage_usage_error(const char *prog, const char *usage, const char *msg);
 
 /* The documents of one schema on stdin.  An invalid document is reported

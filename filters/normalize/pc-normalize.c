@@ -528,7 +528,14 @@ int main(int argc, char **argv)
 		{ "paired", no_argument, NULL, 'p' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	const struct stage_cli cli = { "pc-normalize", usage, "", longs, argc, argv };
+	struct stage_cli cli = {
+		.prog = "pc-normalize",
+		.usage = usage,
+		.shortopts = "",
+		.longs = longs,
+		.argc = argc,
+		.argv = argv,
+	};
 	const struct stage_pass pass = {
 		.prog = "pc-normalize",
 		.schema = SCHEMA_RUN,
@@ -558,6 +565,8 @@ int main(int argc, char **argv)
 			output = optarg;
 	if (c != STAGE_END)
 		return stage_option_exit(c);
+	if ((status = stage_open_streams("pc-normalize", 1)) != 0)
+		return status;
 	redactor_init(&red, environ);
 	status = stage_run_pass(paired ? &arms : &pass, output, &red);
 	redactor_free(&red);

@@ -1,4 +1,5 @@
 /* The spooled cases of one report and the readers every format shares. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +60,16 @@ void report_flush(struct report_out *o)
 {
 	char *text = sbuf_take(&o->b);
 
-	if (fputs(text, stdout) == EOF)
-		o->failed = 1;
+	if (fputs(text, stdout) == EOF && !o->failed)
+		o->failed = errno;
 	free(text);
+}
+
+int report_out_sync(struct report_out *o)
+{
+	if (fflush(stdout) != 0 && !o->failed)
+		o->failed = errno;
+	return o->failed ? -1 : 0;
 }
 
 const char *report_case_name(const struct report_case *c)

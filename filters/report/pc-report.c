@@ -12,6 +12,7 @@
  * With --ledger the cases are then recorded in the ledger, and with --trend
  * a second pass spools them again, each with its trend.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,14 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		{ "paired", no_argument, NULL, 'p' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	const struct stage_cli cli = { "pc-report", usage, "v", longs, argc, argv };
+	struct stage_cli cli = {
+		.prog = "pc-report",
+		.usage = usage,
+		.shortopts = "v",
+		.longs = longs,
+		.argc = argc,
+		.argv = argv,
+	};
 	const char *format = NULL;
 	int c;
 
@@ -261,8 +269,7 @@ static void spool_cases(struct cases *cs, jv doc, const struct redactor *red, in
 		if (live) {
 			live->format->live(&live->out, &c, live->settings);
 			/* out now, not when stdio's buffer fills */
-			if (fflush(stdout) != 0)
-				live->out.failed = 1;
+			report_out_sync(&live->out);
 		}
 		report_spool(cs->spool, &c);
 		jv_free(exp);
@@ -284,7 +291,10 @@ static int read_cases(struct cases *cs, const struct redactor *red, int check_na
 	if (!(cs->spool = open_spool(&cs->spool_buffer, &e)))
 		return stage_die("pc-report", red, EXIT_INVALID, e.msg);
 	stage_input_open(&in, "pc-report", red, SCHEMA_EVALUATION, &doc_evaluation);
-	while (stage_input_next(&in, &doc)) {
+	/* a live report that cannot be written ends the reading: what
+	 * follows would fail the same way, and the writer upstream may run for
+	 * hours */
+	while ((!live || !live->out.failed) && stage_input_next(&in, &doc)) {
 		spool_cases(cs, doc, red, check_names, live);
 		jv_free(doc);
 	}
@@ -413,8 +423,8 @@ static int write_report(const struct report_format *f, struct cases *cs,
 	struct report_out out = { { 0 }, 0 };
 
 	f->render(&out, cs, s);
-	if (out.failed || fflush(stdout) != 0)
-		return pc_fail(e, "cannot write the report to stdout");
+	if (report_out_sync(&out) != 0)
+		return pc_fail(e, "write error: %s", strerror(out.failed));
 	if (cs->read_failed)
 		return pc_fail(e, "cannot read back the spool file");
 	return 0;
@@ -460,8 +470,7 @@ static int run_paired(const struct options *o, const struct redactor *red)
 		paired_add_markdown(&b, report);
 	char *text = sbuf_take(&b);
 	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
-		status = stage_die("pc-report", red, EXIT_INVALID,
-				   "cannot write the report to stdout");
+		status = stage_write_error("pc-report", errno);
 	free(text);
 	status = stage_worst(status, verdict_paired_exit(report));
 	jv_free(report);
@@ -482,9 +491,8 @@ static int run(const struct options *o, const struct redactor *red)
 	settings.live = o->format->live && !o->trend && !o->format->needs_trends;
 	int status = read_cases(&cs, red, o->output != NULL, settings.live ? &live : NULL);
 
-	if (status == EXIT_OK && live.out.failed)
-		status = stage_die("pc-report", red, EXIT_INVALID,
-				   "cannot write the report to stdout");
+	if (live.out.failed)
+		status = stage_write_error("pc-report", live.out.failed);
 
 	/* every case name becomes a directory: a bad one (never a path like
 	 * "../x") is found before anything is written */
@@ -548,6 +556,10 @@ int main(int argc, char **argv)
 	free(usage);
 	if (rc != 0)
 		return stage_option_exit(rc);
+	if ((rc = stage_open_streams("pc-report", 1)) != 0) {
+		ledger_url_free(&o.url);
+		return rc;
+	}
 	init_redactor(&red, &o);
 	rc = o.paired ? run_paired(&o, &red) : run(&o, &red);
 	redactor_free(&red);

@@ -49,10 +49,12 @@ void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct repor
 /* The report as it is written: each piece goes to stdout once rendered. */
 struct report_out {
 	struct sbuf b;
-	int failed; /* a write to stdout failed */
+	int failed; /* a write to stdout failed: its errno, the first one */
 };
 
 void report_flush(struct report_out *o);
+/* Flush stdout, noting its failure in o; 0 when both went out. */
+int report_out_sync(struct report_out *o);
 
 const char *report_case_name(const struct report_case *c);
 

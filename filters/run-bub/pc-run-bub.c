@@ -210,7 +210,14 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		{ "flush", no_argument, NULL, 'F' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	const struct stage_cli cli = { "pc-run-bub", usage, "", longs, argc, argv };
+	struct stage_cli cli = {
+		.prog = "pc-run-bub",
+		.usage = usage,
+		.shortopts = "",
+		.longs = longs,
+		.argc = argc,
+		.argv = argv,
+	};
 	const char *runner = runners[0].name, *host = NULL, *trials = NULL, *session = NULL;
 	char *end;
 	int c, paired = 0;
@@ -612,6 +619,10 @@ int main(int argc, char **argv)
 	if (rc != 0) {
 		free(o.registry);
 		return stage_option_exit(rc);
+	}
+	if ((rc = stage_open_streams("pc-run-bub", !o.settle_scope)) != 0) {
+		free(o.registry);
+		return rc;
 	}
 	redactor_init(&red, environ);
 	rc = o.settle_scope ? settle_one(&o, &red) : run_all(&o, &red);

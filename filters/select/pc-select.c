@@ -42,7 +42,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "category", required_argument, NULL, 'c' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	const struct stage_cli cli = { "pc-select", usage, "", longs, argc, argv };
+	struct stage_cli cli = {
+		.prog = "pc-select",
+		.usage = usage,
+		.shortopts = "",
+		.longs = longs,
+		.argc = argc,
+		.argv = argv,
+		.repeatable = "ic",
+	};
 	int c;
 
 	while ((c = stage_option(&cli)) >= 0) {
@@ -167,12 +175,13 @@ int main(int argc, char **argv)
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 
-	if (rc == 0) {
+	if (rc != 0)
+		rc = stage_option_exit(rc);
+	else if ((rc = stage_open_streams("pc-select", 0)) == 0) {
 		redactor_init(&red, environ);
 		rc = run(&o, &red);
 		redactor_free(&red);
-	} else
-		rc = stage_option_exit(rc);
+	}
 	jv_free(o.ids);
 	jv_free(o.categories);
 	return rc;
