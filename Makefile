@@ -149,11 +149,15 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	PC_BIN=$(abspath build/asan/bin) PC_SANITIZED=1 $(RUN_SUITES) build/asan/test-log $(TEST_FILES)
 
+# The runs are thin callers of ./pc-e2e, which keeps their exact exit status
+# (make's own is 2 for any failure) and says it on its last line.
+PC_E2E = PC_BIN=$(abspath $(BIN)) ./pc-e2e
+
 acceptance: deps
 	$(MAKE) all
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) CATALOG=$(CATALOG) RUNNER=$(RUNNER) MODEL=$(MODEL) JOBS=$(JOBS) LEDGER=$(LEDGER) \
-		REGISTRY=$(REGISTRY) \
-		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/acceptance $(ARGS)
+	$(PC_E2E) acceptance OUTPUT='$(OUTPUT)' FAILURE_POLICY='$(FAILURE_POLICY)' CATALOG='$(CATALOG)' \
+		CATALOG_ROOT='$(CATALOG_ROOT)' RUNNER='$(RUNNER)' MODEL='$(MODEL)' JOBS='$(JOBS)' \
+		LEDGER='$(LEDGER)' REGISTRY='$(REGISTRY)' $(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).
 crosscheck: all
@@ -162,27 +166,27 @@ crosscheck: all
 
 # Acceptance and its cross-check on every supported release, as one table.
 compat: all
-	PC_BIN=$(abspath $(BIN)) OUTPUT=$(OUTPUT) pipelines/compat $(RELEASES)
+	$(PC_E2E) compat OUTPUT='$(OUTPUT)' $(RELEASES)
 
 rescore: all
 	@test -n "$(REPLAY)" || { echo "usage: make rescore REPLAY='file or directory…'" >&2; exit 64; }
-	OUTPUT=$(OUTPUT) FAILURE_POLICY=$(FAILURE_POLICY) \
-		$(if $(filter undefined,$(origin MANIFESTS)),,MANIFESTS='$(MANIFESTS)') ROOT=$(ROOT) \
-		pipelines/rescore $(REPLAY)
+	$(PC_E2E) rescore OUTPUT='$(OUTPUT)' FAILURE_POLICY='$(FAILURE_POLICY)' CATALOG='$(CATALOG)' \
+		CATALOG_ROOT='$(CATALOG_ROOT)' $(REPLAY)
 
 # PowerContext's paired OFF/ON comparison, run: TRIALS per arm (default 2) of the
 # paired workloads (CATALOG=powercontext: the release's own), on the scripted
 # model unless MODEL is set empty (then the caller's BUB_* and inference settings).
 paired: deps
 	$(MAKE) all
-	OUTPUT=$(OUTPUT) CATALOG=$(CATALOG) RUNNER=$(RUNNER) TRIALS=$(TRIALS) HOST=$(HOST) \
+	$(PC_E2E) paired OUTPUT='$(OUTPUT)' CATALOG='$(CATALOG)' CATALOG_ROOT='$(CATALOG_ROOT)' \
+		RUNNER='$(RUNNER)' TRIALS='$(TRIALS)' HOST='$(HOST)' \
 		$(if $(filter undefined,$(origin MODEL)),,MODEL='$(MODEL)') \
-		$(if $(DATABASE),POWERCONTEXT_E2E_DATABASE=$(DATABASE)) pipelines/paired $(ARGS)
+		$(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
 
 # PowerContext 1.4.1's paired-report.json and report.md from saved OFF/ON arm observations.
 paired-report: all
 	@test -n "$(REPLAY)" || { echo "usage: make paired-report REPLAY='observation files or directory…' [OUTPUT=DIR] [TRIALS=N]" >&2; exit 64; }
-	OUTPUT=$(OUTPUT) TRIALS=$(TRIALS) PC_BIN=$(abspath $(BIN)) pipelines/paired-report $(REPLAY)
+	$(PC_E2E) paired-report OUTPUT='$(OUTPUT)' TRIALS='$(TRIALS)' $(REPLAY)
 
 bench: all
 	PC_BIN=$(abspath $(BIN)) pipelines/bench $(COPIES)

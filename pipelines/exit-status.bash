@@ -13,3 +13,23 @@ worst() {
 	done
 	[ "$1" = 0 ] && echo "$2" || echo "$1"
 }
+
+# exit_meaning COMMAND CODE: what pc-e2e COMMAND's exit status CODE means, in
+# words (the codes are stage.h's; pc-e2e prints this as its last line).
+exit_meaning() {
+	case $1:$2 in
+	acceptance:0 | rescore:0) echo "accepted: every workload accepted" ;;
+	paired:0 | paired-report:0) echo "complete: every arm ran and was scored (a failed task is a result)" ;;
+	compat:0) echo "compatible: every release accepted every workload and cross-checked" ;;
+	*:1) echo "invalid input or a runtime error: the message above names the file, line and field" ;;
+	paired:2 | paired-report:2) echo "failed: an arm errored, or an ON arm failed integration or reached another Scope" ;;
+	compat:2) echo "failed: a release did not accept every workload, or its cross-check found a difference" ;;
+	*:2) echo "failed: at least one workload failed" ;;
+	*:3) echo "inconclusive: nothing failed, but something could not be collected" ;;
+	*:4) echo "stale: nothing failed, but a workload's manifest changed since it ran" ;;
+	*:64) echo "usage error" ;;
+	*:130) echo "interrupted (SIGINT)" ;;
+	*:143) echo "stopped (SIGTERM)" ;;
+	*) echo "ended with status $2" ;;
+	esac
+}

@@ -158,11 +158,11 @@ only_failing() {
 	cp "$REAL/scripted-release-window.json" "$T/replays/a/replay.json"
 	cp "$REAL/project-database-decision.json" "$T/replays/b/replay.json"
 	cp -r "$REPO/manifests" "$T/catalog"
-	run --separate-stderr env MANIFESTS="$T/catalog" ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
+	run --separate-stderr env CATALOG="$T/catalog" CATALOG_ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
 	assert_status 0
 	sed -i 's/When may the ledger service be released tonight?/When can the ledger service be released tonight?/' \
 		"$T/catalog/scripted-release-window.yaml"
-	run --separate-stderr env MANIFESTS="$T/catalog" ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
+	run --separate-stderr env CATALOG="$T/catalog" CATALOG_ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
 	assert_status 4
 	assert_output --partial "stale: the catalog changed evaluation.probes since it ran"
 	run --separate-stderr bash -c 'cat "$1"/*/replay.json | "$2/pc-evaluate" --catalog "$3" --root "$4" | "$2/pc-report" --format text' \
@@ -172,7 +172,7 @@ only_failing() {
 	assert_line "accepted     project-database-decision"
 	assert_line "2 workloads: 1 accepted, 0 failed, 0 inconclusive, 1 stale"
 	cp "$REPO/manifests/scripted-release-window.yaml" "$T/catalog/"
-	run --separate-stderr env MANIFESTS="$T/catalog" ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
+	run --separate-stderr env CATALOG="$T/catalog" CATALOG_ROOT="$REPO" PC_BIN="$PC_BIN" "$REPO/pipelines/rescore" "$T/replays"
 	assert_status 0
 }
 
