@@ -208,12 +208,19 @@ aa-first-id"
 	assert_output ""
 }
 
-@test "without --root, paths resolve against the working directory" {
+@test "without --root, paths resolve against the working directory, and the error says to pass --root" {
 	copy_catalog "$T/elsewhere"
 	mkdir "$T/cwd"
 	cd "$T/cwd"
 	select_fails --manifests "$T/elsewhere/manifests"
-	assert_stderr_contains "provenance.source" "nothing selected"
+	assert_stderr_contains "nothing selected" \
+		"$T/elsewhere/manifests/locomo-open-pastries.yaml:8:3: provenance.source: ./manifests/provenance/locomo-samples.md: cannot open: No such file or directory; looked for under --root $(realpath "$T/cwd"): pass --root DIR, where the manifest's paths start"
+	# a manifest without provenance: its task directory, with the same hint
+	local m="$T/elsewhere/manifests/acceptance-01-project-database-decision.yaml" at
+	at=$(grep -n '^  path:' "$m" | cut -d: -f1)
+	select_fails --manifests "$m"
+	assert_stderr_contains "$m:$at:3: dataset.path: task directory ./manifests/harbor-tasks/project-database-decision: No such file or directory; looked for under --root $(realpath "$T/cwd"): pass --root DIR, where the manifest's paths start"
+	select_ok --manifests "$m" --root "$T/elsewhere"
 }
 
 @test "a changed task file refuses the whole selection, naming manifest, pinned and computed checksums" {

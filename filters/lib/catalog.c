@@ -1,9 +1,12 @@
 #include "catalog.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "docs.h"
 #include "io.h"
@@ -114,7 +117,11 @@ static int check_provenance(jv manifest, const char *file, const char *root,
 			       "must be a path inside the repository (relative, no \"..\")");
 			rc = -1;
 		} else if (sha256_file_hex(full, hex, NULL, &e) != 0) {
-			report(errs, file, m, "provenance.source", e.msg);
+			char *hint = catalog_root_hint(full, root);
+			char *why = text_fmt("%s%s", e.msg, hint);
+			report(errs, file, m, "provenance.source", why);
+			free(why);
+			free(hint);
 			rc = -1;
 		} else if (strcmp(hex, pinned)) {
 			char *why = text_fmt(
@@ -148,6 +155,7 @@ static int load_one(struct workload *w, const char *file, const char *root,
 		return -1;
 	}
 	yaml_marks_find(&marks, "dataset.checksum", &w->checksum_line, &w->checksum_column);
+	yaml_marks_find(&marks, "dataset.path", &w->path_line, &w->path_column);
 	rc = shape_normalize(&doc_manifest, raw, &w->manifest, &se);
 	jv_free(raw);
 	if (rc != 0)
@@ -222,6 +230,17 @@ int catalog_load(struct catalog *c, const char *path, const char *root,
 	if (check_unique_ids(c, errs) != 0)
 		rc = -1;
 	return rc;
+}
+
+char *catalog_root_hint(const char *path, const char *root)
+{
+	char top[PATH_MAX];
+
+	if (access(path, F_OK) == 0 || errno != ENOENT)
+		return pc_xstrdup("");
+	return text_fmt(
+		"; looked for under --root %s: pass --root DIR, where the manifest's paths start",
+		realpath(root, top) ? top : root);
 }
 
 void catalog_free(struct catalog *c)
