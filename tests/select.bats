@@ -223,6 +223,22 @@ aa-first-id"
 	select_ok --manifests "$m" --root "$T/elsewhere"
 }
 
+@test "a placeholder checksum names the checksum its task directory hashes to, which, pasted, selects it" {
+	copy_catalog "$T/repo"
+	cd "$T/repo"
+	local m=manifests/acceptance-01-project-database-decision.yaml placeholder at
+	at=$(grep -n '^  checksum:' "$m" | cut -d: -f1)
+	for placeholder in TODO '""'; do
+		sed -i "s/^  checksum: .*/  checksum: $placeholder/" "$m"
+		select_fails --id project-database-decision
+		assert_stderr_contains "$m:$at:3: dataset.checksum: must be 64 lowercase hex digits (a sha256); the task directory manifests/harbor-tasks/project-database-decision hashes to $PINNED: pin that"
+	done
+	sed -i "s/^  checksum: .*/  checksum: $(grep -o '[0-9a-f]\{64\}: pin that' <<<"$stderr" | cut -d: -f1)/" "$m"
+	select_ok --id project-database-decision
+	run jq -r .task.checksum "$T/selection.jsonl"
+	assert_output "$PINNED"
+}
+
 @test "a changed task file refuses the whole selection, naming manifest, pinned and computed checksums" {
 	copy_catalog "$T/repo"
 	local task="$T/repo/manifests/harbor-tasks/project-database-decision"
