@@ -54,6 +54,32 @@ only_failing() {
 	assert_line '          query    "When may the ledger service be released tonight?"'
 }
 
+@test "a probe missing every fragment: the excerpt shows the items it recalled, not the preamble; -vv the whole context" {
+	diagnose project-database-decision '.task.evaluation.probes[0].expected_context = ["PostgreSQL"]'
+	assert_status 2
+	only_failing recall_probes_supported
+	assert_line '        probe database-decision · missing 1 of 1 fragments'
+	assert_line --regexp '^          ACTUAL   prepared context \(ready, [0-9]+ bytes\), its recalled items: "Project decision: the project selected OceanBase as its database because shared agent context needs MySQL-compatible, multi-node persistent storage\."$'
+	refute_output --partial 'PowerContext prepared untrusted historical context'
+	refute_line '          context'
+	run --separate-stderr pc-report --format text -v <"$T/eval.json"
+	refute_line '          context'
+	run --separate-stderr pc-report --format text -vv <"$T/eval.json"
+	assert_status 2
+	local whole
+	whole=$(jq -r '.probes[0].prepared_context.content' "$T/replay.json" | sed 's/^./            &/')
+	[[ $output == *$'\n          query    "Which project decision selected multi-node persistent storage?"\n          context\n'"$whole"$'\n    pass '* ]] ||
+		fail "no whole context under the probe: $output"
+}
+
+@test "a probe's whole context under -vv: its control characters escaped, not sent to the terminal" {
+	diagnose scripted-release-window \
+		'.task.evaluation.probes[0].expected_context = ["00:15 UTC"] | .probes[0].prepared_context.content |= . + "\u001b[2J\u0007"' -vv
+	assert_status 2
+	assert_line '            END_POWERCONTEXT_PREPARED_CONTEXT_V1\x1b[2J\x07'
+	[[ $output != *$'\e'* && $output != *$'\a'* ]] || fail "a control character reached the report"
+}
+
 @test "a forbidden fragment recalled: the probe, the fragment, and where the context holds it" {
 	diagnose scripted-release-window \
 		'.task.evaluation.probes[0].forbidden_context = ["ledger service"] | .probes[0].forbidden_context_matched = null'
@@ -136,19 +162,21 @@ only_failing() {
 	assert_line --regexp '^    trial_uri: "file:///srv/pc-e2e/out/harbor-jobs/.*"$'
 }
 
-@test "a 10 MB prepared context keeps the diagnosis bounded, and a secret in it never reaches it, cut or whole" {
+@test "a 10 MB prepared context keeps the diagnosis bounded (-vv its first 32 KiB), and a secret in it never reaches it, cut or whole" {
 	export PC_E2E_DIAGNOSIS_API_KEY=sk-diagnosis-secret-0123456789abcdef
-	# the secret sits where the excerpt is cut, around the fragment it must show
+	# the secret sits where the excerpt is cut, around the fragment it must
+	# show, and where the whole context is cut, 32 KiB in
 	diagnose scripted-release-window "
 		.task.evaluation.probes[0].expected_context += [\"00:15 UTC\"] |
-		.probes[0].prepared_context.content = (\"x\" * 10000000) + \" key $PC_E2E_DIAGNOSIS_API_KEY 22:00 and 23:30 UTC \" + (\"y\" * 100)"
+		.probes[0].prepared_context.content = (\"x\" * 32750) + \" $PC_E2E_DIAGNOSIS_API_KEY \" + (\"x\" * 10000000) + \" key $PC_E2E_DIAGNOSIS_API_KEY 22:00 and 23:30 UTC \" + (\"y\" * 100)" -vv
 	assert_status 2
 	local size
 	size=$(jq -c '.cases[0].attributes.diagnosis' "$T/eval.json" | wc -c)
-	[[ $size -lt 16384 ]] || fail "the diagnosis is $size bytes"
+	[[ $size -lt 36864 ]] || fail "the diagnosis is $size bytes"
 	! grep -q 'sk-diagnosis' "$T/eval.json" <<<"" || fail "a piece of the secret reached the evaluation"
 	! grep -q 'sk-diagnosis' <<<"$output" || fail "a piece of the secret reached the report"
-	assert_line --regexp '^          ACTUAL   prepared context \(ready, 10000[0-9]+ bytes\): "…x+ key \[REDACTED\] 22:00 and 23:30 UTC y+"$'
+	assert_line --regexp '^          ACTUAL   prepared context \(ready, 100[0-9]+ bytes\): "…x+ key \[REDACTED\] 22:00 and 23:30 UTC y+"$'
+	assert_line --regexp '^            x{32750} \[REDACTED\] x+…$'
 }
 
 # ---- freshness ----

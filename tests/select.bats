@@ -208,12 +208,35 @@ aa-first-id"
 	assert_output ""
 }
 
-@test "without --root, paths resolve against the working directory" {
+@test "without --root, paths resolve against the working directory, and the error says to pass --root" {
 	copy_catalog "$T/elsewhere"
 	mkdir "$T/cwd"
 	cd "$T/cwd"
 	select_fails --manifests "$T/elsewhere/manifests"
-	assert_stderr_contains "provenance.source" "nothing selected"
+	assert_stderr_contains "nothing selected" \
+		"$T/elsewhere/manifests/locomo-open-pastries.yaml:8:3: provenance.source: ./manifests/provenance/locomo-samples.md: cannot open: No such file or directory; looked for under --root $(realpath "$T/cwd"): pass --root DIR, where the manifest's paths start"
+	# a manifest without provenance: its task directory, with the same hint
+	local m="$T/elsewhere/manifests/acceptance-01-project-database-decision.yaml" at
+	at=$(grep -n '^  path:' "$m" | cut -d: -f1)
+	select_fails --manifests "$m"
+	assert_stderr_contains "$m:$at:3: dataset.path: task directory ./manifests/harbor-tasks/project-database-decision: No such file or directory; looked for under --root $(realpath "$T/cwd"): pass --root DIR, where the manifest's paths start"
+	select_ok --manifests "$m" --root "$T/elsewhere"
+}
+
+@test "a placeholder checksum names the checksum its task directory hashes to, which, pasted, selects it" {
+	copy_catalog "$T/repo"
+	cd "$T/repo"
+	local m=manifests/acceptance-01-project-database-decision.yaml placeholder at
+	at=$(grep -n '^  checksum:' "$m" | cut -d: -f1)
+	for placeholder in TODO '""'; do
+		sed -i "s/^  checksum: .*/  checksum: $placeholder/" "$m"
+		select_fails --id project-database-decision
+		assert_stderr_contains "$m:$at:3: dataset.checksum: must be 64 lowercase hex digits (a sha256); the task directory manifests/harbor-tasks/project-database-decision hashes to $PINNED: pin that"
+	done
+	sed -i "s/^  checksum: .*/  checksum: $(grep -o '[0-9a-f]\{64\}: pin that' <<<"$stderr" | cut -d: -f1)/" "$m"
+	select_ok --id project-database-decision
+	run jq -r .task.checksum "$T/selection.jsonl"
+	assert_output "$PINNED"
 }
 
 @test "a changed task file refuses the whole selection, naming manifest, pinned and computed checksums" {

@@ -13,9 +13,9 @@
 
 /* One probe as its evidence, when keep says so: its query, the context's
  * status and size, which of the spec's fragments under spec_key it holds
- * (under key) and which not, and an excerpt around the first found (or its
- * start).  Keep is told the counts of both and whether the context is
- * ready. */
+ * (under key) and which not, an excerpt around the first found (else of
+ * the items it recalled) and the whole context.  Keep is told the counts of
+ * both and whether the context is ready. */
 struct probe_lists {
 	const char *spec_key, *key;
 	int (*keep)(size_t found, size_t missing, int ready);
@@ -60,8 +60,7 @@ static void offer_probe(struct json_out *o, const struct diagnosis_input *in, st
 				}
 			json_out_bytes(o, "]", 1);
 		}
-		json_out_key(o, "excerpt", &members);
-		excerpt_around(o, in->red, content, fragments, n);
+		excerpt_context(o, in->red, content, fragments, n, &members);
 		json_out_bytes(o, "}", 1);
 	}
 	free(held);

@@ -2,7 +2,8 @@
  * probes' prepared contexts (supported, forbidden context absent), the
  * contexts prepared during the run, and the expected Memory fragments.
  * The evidence of one that does not hold names each probe, its fragments
- * found and missing and an excerpt of its context, and the Memory entry
+ * found and missing, an excerpt of its context (around a fragment found,
+ * else the items it recalled) and the whole context, and the Memory entry
  * nearest to a fragment no entry holds.
  */
 #ifndef PC_EVALUATE_RECALL_H

@@ -1,9 +1,12 @@
 #include "catalog.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "docs.h"
 #include "io.h"
@@ -114,7 +117,11 @@ static int check_provenance(jv manifest, const char *file, const char *root,
 			       "must be a path inside the repository (relative, no \"..\")");
 			rc = -1;
 		} else if (sha256_file_hex(full, hex, NULL, &e) != 0) {
-			report(errs, file, m, "provenance.source", e.msg);
+			char *hint = catalog_root_hint(full, root);
+			char *why = text_fmt("%s%s", e.msg, hint);
+			report(errs, file, m, "provenance.source", why);
+			free(why);
+			free(hint);
 			rc = -1;
 		} else if (strcmp(hex, pinned)) {
 			char *why = text_fmt(
@@ -128,6 +135,46 @@ static int check_provenance(jv manifest, const char *file, const char *root,
 	}
 	jv_free(prov);
 	return rc;
+}
+
+/* What a placeholder dataset.checksum should be (HACKING, "A workload":
+ * pin what pc-select computes): "; the task directory DIR hashes to HEX",
+ * or why it cannot be hashed; "" without a local task (malloc'd).  raw is
+ * borrowed. */
+static char *checksum_hint(jv raw, const char *root)
+{
+	jv dataset = json_get(raw, "dataset");
+	const char *path = json_str(dataset, "path"), *task = json_str(dataset, "task_id");
+	char hex[SHA256_HEX_LEN + 1], *hint;
+	struct pc_err e;
+
+	if (!path || !task) {
+		jv_free(dataset);
+		return pc_xstrdup("");
+	}
+	char *rel = io_join(path, task), *dir = io_join(root, rel);
+	if (harbor_task_checksum(dir, hex, &e) == 0)
+		hint = text_fmt("; the task directory %s hashes to %s: pin that", rel, hex);
+	else
+		hint = text_fmt("; the task directory cannot be hashed: %s", e.msg);
+	free(rel);
+	free(dir);
+	jv_free(dataset);
+	return hint;
+}
+
+/* The shape's error of raw (borrowed); one of dataset.checksum with the
+ * checksum to pin. */
+static void report_shape(FILE *errs, const char *file, const struct yaml_marks *m,
+			 const struct shape_error *se, jv raw, const char *root)
+{
+	const char *path = se->path[0] ? se->path : "document";
+	char *hint = strcmp(path, "dataset.checksum") ? pc_xstrdup("") : checksum_hint(raw, root);
+	char *why = text_fmt("%s%s", se->why, hint);
+
+	report(errs, file, m, path, why);
+	free(why);
+	free(hint);
 }
 
 /* Validate and normalize one manifest file into w. */
@@ -148,11 +195,12 @@ static int load_one(struct workload *w, const char *file, const char *root,
 		return -1;
 	}
 	yaml_marks_find(&marks, "dataset.checksum", &w->checksum_line, &w->checksum_column);
+	yaml_marks_find(&marks, "dataset.path", &w->path_line, &w->path_column);
 	rc = shape_normalize(&doc_manifest, raw, &w->manifest, &se);
-	jv_free(raw);
 	if (rc != 0)
-		report(errs, file, &marks, se.path[0] ? se.path : "document", se.why);
-	else {
+		report_shape(errs, file, &marks, &se, raw, root);
+	jv_free(raw);
+	if (rc == 0) {
 		jv dpath = jv_getpath(jv_copy(w->manifest),
 				      JV_ARRAY(jv_string("dataset"), jv_string("path")));
 		if (jv_get_kind(dpath) == JV_KIND_STRING) {
@@ -222,6 +270,17 @@ int catalog_load(struct catalog *c, const char *path, const char *root,
 	if (check_unique_ids(c, errs) != 0)
 		rc = -1;
 	return rc;
+}
+
+char *catalog_root_hint(const char *path, const char *root)
+{
+	char top[PATH_MAX];
+
+	if (access(path, F_OK) == 0 || errno != ENOENT)
+		return pc_xstrdup("");
+	return text_fmt(
+		"; looked for under --root %s: pass --root DIR, where the manifest's paths start",
+		realpath(root, top) ? top : root);
 }
 
 void catalog_free(struct catalog *c)

@@ -20,6 +20,7 @@ struct workload {
 	char sha256[SHA256_HEX_LEN + 1];    /* of the manifest file */
 	jv manifest;                        /* normalized */
 	int checksum_line, checksum_column; /* of dataset.checksum, for errors */
+	int path_line, path_column;         /* of dataset.path, for errors */
 };
 
 struct catalog {
@@ -32,6 +33,11 @@ struct catalog {
 int catalog_load(struct catalog *c, const char *path, const char *root,
 		 FILE *errs);
 void catalog_free(struct catalog *c);
+
+/* Why path, which a manifest names relative to root, is missing: "; …
+ * pass --root" naming root in full (malloc'd); "" when it is there or
+ * another error stops it. */
+char *catalog_root_hint(const char *path, const char *root);
 
 /* Mark selected[i] for each workload named by ids or categories (arrays of
  * strings), or in category "acceptance" when both are empty; -1 naming every

@@ -65,20 +65,47 @@ static void add_fields(struct sbuf *b, jv obj, int any)
 	}
 }
 
+/* A probe's context: its status, size and excerpt, which is of the items
+ * it recalled when it holds no fragment expected. */
 static void add_context(struct sbuf *b, jv item)
 {
-	const char *status = json_str(item, "status");
+	const char *status = json_str(item, "status"), *of = json_str(item, "excerpt_of");
 	jv excerpt = json_get(item, "excerpt");
 
-	sbuf_addf(b, "prepared context (%s, %.0f bytes): ", status ? status : "none",
-		  json_number_at(item, "bytes", 0));
+	sbuf_addf(b, "prepared context (%s, %.0f bytes)%s: ", status ? status : "none",
+		  json_number_at(item, "bytes", 0),
+		  of && !strcmp(of, "items") ? ", its recalled items" : "");
 	add_value(b, excerpt);
 	jv_free(excerpt);
 }
 
+/* A probe's whole context, a line of it a line below indent; its control
+ * characters escaped, as the context is untrusted text and this goes to a
+ * terminal. */
+static void add_whole_context(struct sbuf *b, jv item, const char *indent)
+{
+	const char *p = json_str(item, "context");
+
+	if (!p)
+		return;
+	sbuf_addf(b, "%s  context\n", indent);
+	while (*p) {
+		if (*p != '\n')
+			sbuf_addf(b, "%s    ", indent);
+		for (; *p && *p != '\n'; p++)
+			if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+				sbuf_addf(b, "\\x%02x", (unsigned char)*p);
+			else
+				sbuf_addn(b, p, 1);
+		sbuf_add(b, "\n");
+		p += *p == '\n';
+	}
+}
+
 /* A probe's evidence: the fragments it misses (or the forbidden ones it
- * holds) and its context, EXPECTED → ACTUAL. */
-static void add_probe(struct sbuf *b, jv item, const char *indent)
+ * holds) and its context, EXPECTED → ACTUAL, and with whole its whole
+ * context. */
+static void add_probe(struct sbuf *b, jv item, const char *indent, int whole)
 {
 	jv missing = json_get(item, "missing"), matched = json_get(item, "matched");
 	jv found = json_get(item, "found");
@@ -101,6 +128,8 @@ static void add_probe(struct sbuf *b, jv item, const char *indent)
 	jv query = json_get(item, "query");
 	add_value(b, query);
 	sbuf_add(b, "\n");
+	if (whole)
+		add_whole_context(b, item, indent);
 	jv_free(query);
 	jv_free(missing);
 	jv_free(matched);
@@ -128,10 +157,10 @@ static void add_fragment(struct sbuf *b, jv item, const char *indent)
 	jv_free(nearest);
 }
 
-static void add_item(struct sbuf *b, const char *list, jv item, const char *indent)
+static void add_item(struct sbuf *b, const char *list, jv item, const char *indent, int whole)
 {
 	if (!strcmp(list, "probes"))
-		add_probe(b, item, indent);
+		add_probe(b, item, indent, whole);
 	else if (!strcmp(list, "fragments"))
 		add_fragment(b, item, indent);
 	else {
@@ -146,13 +175,13 @@ static void add_item(struct sbuf *b, const char *list, jv item, const char *inde
 
 /* Each item list of an object (borrowed), one item a line, and what a
  * capped one left out. */
-static void add_lists(struct sbuf *b, jv obj, const char *indent, int any)
+static void add_lists(struct sbuf *b, jv obj, const char *indent, int any, int whole)
 {
 	jv_object_foreach(obj, key, v) {
 		const char *k = jv_string_value(key);
 		if (item_list(v, any))
 			jv_array_foreach(v, i, item) {
-				add_item(b, k, item, indent);
+				add_item(b, k, item, indent, whole);
 				jv_free(item);
 			}
 		else if (is_more(k) && jv_get_kind(v) == JV_KIND_NUMBER)
@@ -172,7 +201,7 @@ static void add_side(struct sbuf *b, jv side)
 		add_value(b, side);
 }
 
-void diagnosis_add_lines(struct sbuf *b, jv d, const char *indent)
+void diagnosis_add_lines(struct sbuf *b, jv d, const char *indent, int whole)
 {
 	jv expected = json_get(d, "expected"), actual = json_get(d, "actual");
 	jv evidence = json_get(d, "evidence");
@@ -183,7 +212,7 @@ void diagnosis_add_lines(struct sbuf *b, jv d, const char *indent)
 	add_side(b, actual);
 	sbuf_add(b, "\n");
 	if (jv_get_kind(actual) == JV_KIND_OBJECT)
-		add_lists(b, actual, indent, 0);
+		add_lists(b, actual, indent, 0, whole);
 	if (jv_get_kind(evidence) == JV_KIND_OBJECT) {
 		struct sbuf fields = { 0 };
 		add_fields(&fields, evidence, 1);
@@ -191,7 +220,7 @@ void diagnosis_add_lines(struct sbuf *b, jv d, const char *indent)
 		if (*line)
 			sbuf_addf(b, "%s%s\n", indent, line);
 		free(line);
-		add_lists(b, evidence, indent, 1);
+		add_lists(b, evidence, indent, 1, whole);
 	}
 	jv_free(expected);
 	jv_free(actual);

@@ -16,8 +16,9 @@
 jv diagnosis_of(const struct report_case *c, const char *name);
 
 /* An assertion's EXPECTED and ACTUAL lines, then its evidence, each line
- * starting with indent (d borrowed). */
-void diagnosis_add_lines(struct sbuf *b, jv d, const char *indent);
+ * starting with indent (d borrowed); with whole, each probe's whole
+ * prepared context too (pc-report -vv). */
+void diagnosis_add_lines(struct sbuf *b, jv d, const char *indent, int whole);
 
 /* "EXPECTED … → ACTUAL …" on one line (d borrowed). */
 void diagnosis_add_summary(struct sbuf *b, jv d);

@@ -67,7 +67,7 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 		jv d = diagnosis_of(c, json_str(a, "name"));
 		if (jv_get_kind(d) == JV_KIND_OBJECT) {
 			struct sbuf lines = { 0 };
-			diagnosis_add_lines(&lines, d, "  ");
+			diagnosis_add_lines(&lines, d, "  ", 0);
 			char *text = sbuf_take(&lines);
 			report_add_escaped(b, text);
 			free(text);

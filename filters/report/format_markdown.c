@@ -77,7 +77,7 @@ static void add_why(struct sbuf *b, const struct report_case *c, const char *h)
 		jv d = diagnosis_of(c, json_str(a, "name"));
 		if (jv_get_kind(d) == JV_KIND_OBJECT) {
 			sbuf_addf(&lines, "%s\n", json_str(a, "name"));
-			diagnosis_add_lines(&lines, d, "  ");
+			diagnosis_add_lines(&lines, d, "  ", 0);
 		}
 		jv_free(d);
 		jv_free(a);

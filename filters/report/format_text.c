@@ -1,8 +1,8 @@
 /* pc-report --format text: a line per case (its verdict and name, its trend,
  * its false assertions, each with its EXPECTED → ACTUAL and evidence), then
  * the counts; -v adds every assertion with its actual values, -vv the
- * identities behind each result.  For a terminal, so in colour on one
- * unless NO_COLOR says otherwise. */
+ * identities behind each result and each failing probe's whole context.
+ * For a terminal, so in colour on one unless NO_COLOR says otherwise. */
 #include <stdlib.h>
 
 #include "diagnosis.h"
@@ -16,10 +16,10 @@ struct style {
 };
 
 /* An assertion's line; a failing one opens its diagnosis (EXPECTED →
- * ACTUAL and its evidence) below it, a passing one under -v adds its
- * actual values. */
+ * ACTUAL and its evidence, with whole each probe's whole context) below
+ * it, a passing one under -v adds its actual values. */
 static void text_line(struct sbuf *b, const char *mark, const char *name, jv entry /* borrowed */,
-		      jv diagnosis /* borrowed, or null */)
+		      jv diagnosis /* borrowed, or null */, int whole)
 {
 	const char *reason = json_str(entry, "reason");
 	int failing = !json_has_true(entry, "value");
@@ -33,7 +33,7 @@ static void text_line(struct sbuf *b, const char *mark, const char *name, jv ent
 	}
 	sbuf_add(b, "\n");
 	if (failing && jv_get_kind(diagnosis) == JV_KIND_OBJECT)
-		diagnosis_add_lines(b, diagnosis, "        ");
+		diagnosis_add_lines(b, diagnosis, "        ", whole);
 }
 
 /* Scores and labels hold {value, reason}; metrics are bare numbers. */
@@ -84,9 +84,9 @@ static void text_case(void *ctx, const struct report_case *c)
 		/* a passing one's is read only when -v shows it */
 		jv d = !holds || t->verbose ? diagnosis_of(c, jv_string_value(name)) : jv_null();
 		if (!holds)
-			text_line(b, "FAIL", jv_string_value(name), a, d);
+			text_line(b, "FAIL", jv_string_value(name), a, d, t->verbose > 1);
 		else if (t->verbose)
-			text_line(b, "pass", jv_string_value(name), a, d);
+			text_line(b, "pass", jv_string_value(name), a, d, 0);
 		jv_free(d);
 		jv_free(name);
 		jv_free(a);

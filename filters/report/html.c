@@ -173,7 +173,7 @@ static void section_why(struct sbuf *b, const struct report_case *c, const char 
 
 	if (jv_get_kind(d) == JV_KIND_OBJECT) {
 		struct sbuf lines = { 0 };
-		diagnosis_add_lines(&lines, d, "");
+		diagnosis_add_lines(&lines, d, "", 0);
 		char *text = sbuf_take(&lines);
 		sbuf_add(b, "<pre class=\"why\">");
 		add_text(b, text);

@@ -77,6 +77,22 @@ static int inside(const char *real, const char *root)
 	       (real[n] == '/' || real[n] == '\0' || (n == 1 && top[0] == '/'));
 }
 
+/* The error of w's task directory dir (under root) that cannot be
+ * resolved, with the hint to pass --root when it is missing. */
+static int missing_task(const struct workload *w, const char *dir, const char *root,
+			struct pc_err *e)
+{
+	pc_fail_errno(e, "%s:%d:%d: dataset.path: task directory %s", w->path, w->path_line,
+		      w->path_column, dir);
+	/* after the message: the hint's look-up would change errno */
+	char *hint = catalog_root_hint(dir, root);
+	size_t n = strlen(e->msg);
+
+	snprintf(e->msg + n, sizeof e->msg - n, "%s", hint);
+	free(hint);
+	return -1;
+}
+
 /* The selection line of w; for a local task, after checking its checksum. */
 static int selection(const struct workload *w, const char *root, jv *out,
 		     struct pc_err *e)
@@ -95,7 +111,7 @@ static int selection(const struct workload *w, const char *root, jv *out,
 		char *dir = io_join(root, rel), real[PATH_MAX], hex[SHA256_HEX_LEN + 1];
 
 		if (!realpath(dir, real))
-			rc = pc_fail_errno(e, "%s: dataset task %s", w->path, dir);
+			rc = missing_task(w, dir, root, e);
 		else if (!inside(real, root))
 			rc = pc_fail(
 				e,
