@@ -122,6 +122,13 @@ pinned() {
 	assert_output '["project-database-decision","memory"]
 ["failure-policy-timeout",true]
 ["failure-policy-followup",true]'
+	# rescored without its policy, the skipped member fails, and says how to rescore it
+	exec_evaluate
+	run jq -r 'select(.cases[0].name == "failure-policy-followup") | .cases[0].attributes.diagnosis.assertions.execution_outcome.evidence.hint' "$T/evals.jsonl"
+	assert_output "only a fail-fast run skips this workload: rescore it with --failure-policy fail-fast"
+	exec_report --format text
+	run grep -c "only a fail-fast run skips this workload: rescore it with --failure-policy fail-fast" "$T/report.txt"
+	assert_output 1
 }
 
 @test "fail-fast leaves workloads outside the stopped batch alone" {

@@ -22,6 +22,20 @@ static void harbor_evidence(struct json_out *o, const struct diagnosis_input *in
 	excerpt_clipped(o, in->red, view_get(harbor, "exception_message"));
 }
 
+/* A skipped replay judged under a policy that runs it: only a fail-fast run
+ * skips, so the rescore most likely left out --failure-policy fail-fast. */
+static const char skipped_hint[] =
+	"only a fail-fast run skips this workload: rescore it with --failure-policy fail-fast";
+
+static int skipped_by_fail_fast(const struct facts *f)
+{
+	struct view expected = view_get(f->evaluation, "expected_execution");
+
+	return view_str_is(f->status, "skipped") &&
+	       !view_str_is(f->outcome.expected_status, "skipped") &&
+	       view_str_is(view_get(expected, "fail-fast"), "skipped");
+}
+
 void diagnose_execution_outcome(struct json_out *o, const struct diagnosis_input *in)
 {
 	const struct outcome_facts *out = &in->f->outcome;
@@ -49,6 +63,10 @@ void diagnose_execution_outcome(struct json_out *o, const struct diagnosis_input
 	harbor_evidence(o, in, &members);
 	view_write_member(o, "policy", view_get(in->f->evaluation, "expected_execution"),
 			  &members);
+	if (skipped_by_fail_fast(in->f)) {
+		json_out_key(o, "hint", &members);
+		json_out_string(o, skipped_hint, sizeof skipped_hint - 1);
+	}
 	frame_close(o);
 }
 
