@@ -51,7 +51,7 @@ one_probe() {
 	run ev '.cases[0].metrics'
 	assert_output '{"capture_events":0,"captured_sources":0,"completed_checkpoints":0,"in_run_contexts":0,"resolved_instructions":2,"memory_entries_after":1,"memory_entries_created":1,"recall_probes_supported":1}'
 	run ev '.cases[0].attributes | del(.comparability, .diagnosis)'
-	assert_output '{"commit":"0123456789abcdef0123456789abcdef01234567","database":"sqlite","dataset":"manifests/harbor-tasks","execution_adapter":"bub","harbor_task_id":"project-database-decision","run_id":"project-database-decision-0123456789ab","workload_id":"project-database-decision","finished_at":"2026-06-30T12:00:05Z"}'
+	assert_output '{"commit":"0123456789abcdef0123456789abcdef01234567","database":"sqlite","dataset":"manifests/harbor-tasks","execution_adapter":"bub","harbor_task_id":"project-database-decision","run_id":"project-database-decision-0123456789ab","workload_id":"project-database-decision","finished_at":"2026-06-30T12:00:05Z","replay_status":"completed","harbor_rewards":{"reward":"1"}}'
 	# pc-e2e's own: what makes runs comparable in pc-report's ledger
 	# (docs/ledger.md)
 	run ev '.cases[0].attributes.comparability'
@@ -666,6 +666,33 @@ e2e:second-workload"
 	done
 }
 
+@test "harbor_rewards holds each reward as Python prints it, its score Python's float() of it, from a line or a duplicate-key text" {
+	replay '.harbor.rewards = {"a.b": 7, "reward": 1}' -c >"$T/base.json"
+	# the duplicate run_id sends the text to libjq's reading (the last wins)
+	sed 's/^{/{"run_id":"first",/' "$T/base.json" >"$T/dup.json"
+	for lit in 1 1.0 -0 -0.0 1E2 0.5 123456789012345678901234 1.5e300; do
+		for text in base dup; do
+			sed "s/\"a.b\":7/\"a.b\":$lit/" "$T/$text.json" >"$T/lit.json"
+			grep -qF "\"a.b\":$lit," "$T/lit.json"
+			run --separate-stderr pc-evaluate <"$T/lit.json"
+			printf '%s\n' "$output" >>"$T/all.jsonl"
+			# the same reading as 1.4.1's replay model: an int stays an int
+			python3 -c '
+import json, math, sys
+reward = json.loads(sys.argv[1])
+case = json.loads(sys.stdin.read(), parse_int=float)["cases"][0]  # -0 is the float -0.0
+shown = case["attributes"]["harbor_rewards"]
+score = case["scores"]["harbor_reward_a.b"]["value"]
+assert shown == {"a.b": str(reward), "reward": "1"}, shown
+assert score == float(reward) and math.copysign(1, score) == math.copysign(1, float(reward)), score
+' "$lit" <<<"$output" || fail "reward $lit ($text)"
+		done
+	done
+	schema_ok e2e-evaluation "$T/all.jsonl"
+	run jq -r '.cases[0].attributes.replay_status' "$T/all.jsonl"
+	assert_output "$(printf 'completed\n%.0s' {1..16})"
+}
+
 @test "a completed outcome workload needs Harbor's reward 1" {
 	evaluate '.task.evaluation = outcome("completed"; "completed") | .harbor.rewards = {"reward": 0.5}'
 	assert_status 2
@@ -852,13 +879,19 @@ project-database-decision"
 }
 
 @test "a pretty-printed replay file followed by its compact form evaluates both" {
+	# the fixture writes its reward 1.0; jq -c writes it 1, which only
+	# harbor_rewards tells apart (Python prints an int and a float apart)
 	{ cat "$ACCEPTED"; jq -c . "$ACCEPTED"; } >"$T/in.jsonl"
 	run --separate-stderr pc-evaluate <"$T/in.jsonl"
 	assert_status 0
 	save_stdout "$T/out.jsonl"
 	schema_ok e2e-evaluation "$T/out.jsonl"
 	[[ $(wc -l <"$T/out.jsonl") -eq 2 ]]
-	assert_equal "$(sed -n 1p "$T/out.jsonl")" "$(sed -n 2p "$T/out.jsonl")"
+	run jq -c '.cases[0].attributes.harbor_rewards' "$T/out.jsonl"
+	assert_output '{"reward":"1.0"}
+{"reward":"1"}'
+	assert_equal "$(sed -n 1p "$T/out.jsonl" | jq -c 'del(.cases[0].attributes.harbor_rewards)')" \
+		"$(sed -n 2p "$T/out.jsonl" | jq -c 'del(.cases[0].attributes.harbor_rewards)')"
 }
 
 # ---- --output ----

@@ -85,8 +85,12 @@ pinned() {
 	assert_files "$OUT/batch-acceptance/eval-report.json" "$OUT/batch-acceptance/report.md"
 	run jq -c '[.experiment, [.cases[].name], [.cases[].attributes.batch]]' "$OUT/batch-acceptance/eval-report.json"
 	assert_output '["e2e:batch:acceptance",["project-database-decision","failure-policy-timeout","failure-policy-followup"],["acceptance","acceptance","acceptance"]]'
-	run grep -c '^## `' "$OUT/batch-acceptance/report.md"
+	# the batch's report.md is 1.4.1's summary: every member's evaluation in one block
+	run grep -cxE 'project-database-decision|failure-policy-timeout|failure-policy-followup' "$OUT/batch-acceptance/report.md"
 	assert_output 3
+	# the accepted outcome member reads as it ran (issue 36)
+	grep -qxF -- '- Collection status: `completed`' "$OUT/batch-acceptance/tasks/failure-policy-followup/report.md"
+	grep -qxF -- '- `reward`: `1`' "$OUT/batch-acceptance/tasks/failure-policy-followup/report.md"
 	# a member's replay holds its own steps' evidence and rewards only
 	run jq -c '[.harbor.source_task_checksum == .task.dataset.checksum, .harbor.rewards, ([.native_artifacts[].name | split("/")[1]] | unique)]' \
 		"$OUT/batch-acceptance/tasks/failure-policy-timeout/replay.json"

@@ -113,8 +113,9 @@ check_case() {
 	# have: whether they are there, then the rest normalized and its names in
 	# document order, as the reference side is (setup_file).
 	mapfile -t ours < <(jq -cS '(.cases | all(.attributes | (.comparability | type == "object") and has("finished_at")
-		and (.diagnosis.assertions | type == "object"))),
-		(.cases[].attributes |= del(.comparability, .finished_at, .diagnosis)
+		and (.diagnosis.assertions | type == "object") and (.replay_status | type == "string")
+		and (.harbor_rewards | type == "object"))),
+		(.cases[].attributes |= del(.comparability, .finished_at, .diagnosis, .replay_status, .harbor_rewards)
 		 | ('"$NORMALIZE"'), ('"$ORDER"'))' "$dir/actual.json")
 	assert_equal "${ours[0]}" true
 
@@ -201,6 +202,55 @@ check_case() {
 	assert_output "$(jq -sc "$COUNTS" "$dir/expected.jsonl")"
 	run jq -r '.cases[] | "\(.name) \(.verdict)"' "$dir/report.json"
 	assert_output "$(jq -r "$VERDICT"' .cases[0] | "\(.name) \(verdict)"' "$dir/expected.jsonl")"
+}
+
+# acceptance_output DIR RELEASE: the reference replays (their commit set to
+# RELEASE, as a run against it records) and the real run's merged batch
+# (tests/fixtures/replays/real: its Memory and outcome members, and an
+# outcome member that completed) laid out as make acceptance lays out its
+# output, each leg evaluated and reported by pc-e2e with --output.
+acceptance_output() {
+	local out=$1 release=$2 policy leg id replay
+	local real=$REPO/tests/fixtures/replays/real
+	for policy in collect-all fail-fast; do
+		leg=$out
+		[[ $policy == collect-all ]] || leg=$out/fail-fast
+		mkdir -p "$leg"
+		lines_for "$policy" replays.jsonl | jq -c --arg r "$release" '.environment.commit = $r' >"$leg.replays"
+		if [[ $policy == collect-all ]]; then
+			jq -c . "$real/project-database-decision.json" "$real/failure-policy-timeout.json" >>"$leg.replays"
+			jq -c '.task.id = "failure-policy-followup" | .task.dataset.task_id = .task.id
+				| .status = "completed" | .harbor.rewards.reward = 1
+				| .harbor.exception_type = null | .harbor.exception_message = null | .errors = []
+				| .task.evaluation.expected_execution = {"collect-all": "completed", "fail-fast": "completed"}' \
+				"$real/failure-policy-timeout.json" >>"$leg.replays"
+		fi
+		"$PC_BIN/pc-evaluate" --failure-policy "$policy" --output "$leg" <"$leg.replays" >"$leg.evaluations" || true
+		"$PC_BIN/pc-report" --format json --output "$leg" <"$leg.evaluations" >/dev/null || true
+		# each replay beside its evaluation, where pc-evaluate put it
+		while IFS= read -r replay; do
+			id=$(jq -r .task.id <<<"$replay")
+			find "$leg" -path "*/$id/eval-report.json" ! -path "$leg/fail-fast/*" |
+				while IFS= read -r at; do printf '%s\n' "$replay" >"${at%/*}/replay.json"; done
+		done <"$leg.replays"
+	done
+}
+
+@test "make crosscheck: every report.md is the release's own rendering of its replay and evaluation, byte for byte" {
+	local out=$BATS_TEST_TMPDIR/out release
+	"$REPO/pipelines/pc-powercontext" reference >/dev/null
+	release=$("$REPO/pipelines/pc-powercontext" commit)
+	acceptance_output "$out" "$release"
+	run --separate-stderr env PC_BIN="$PC_BIN" "$REPO/tests/reference/crosscheck" "$out"
+	# every line of this output passes: the evaluations, the catalog, every report.md
+	[[ -z $(grep -v '^ok ' <<<"$output") ]] || fail "$(grep -v '^ok ' <<<"$output" | head -5)"
+	assert_success
+	assert_line --regexp "^ok crosscheck collect-all batch-acceptance/report.md: $release's render_evaluation_summary writes the same [0-9]+ bytes$"
+	run grep -c "^ok crosscheck [a-z-]* .*/report.md: $release's render_report writes the same" <<<"$output"
+	assert_output "$((CASES + 3))"
+	# the accepted outcome member reads as it ran: completed, with reward 1
+	grep -qxF -- '- Collection status: `completed`' "$out/batch-acceptance/tasks/failure-policy-followup/report.md"
+	grep -qxF -- '- `reward`: `1`' "$out/batch-acceptance/tasks/failure-policy-followup/report.md"
 }
 
 @test "reference case 1: accepted-basic (collect-all)" {

@@ -255,15 +255,16 @@ assertions: 31 of 33 passing
 	run find "$T/out" -type f
 	assert_output "$(printf '%s\n' "$T/out/project-database-decision/report.md" "$T/out/wl-incon/report.md" | sort)"
 	run cat "$T/out/project-database-decision/report.md"
-	assert_line --index 0 "# PowerContext end-to-end Memory evaluation"
+	assert_line --index 0 "# PowerContext end-to-end evaluation"
 	assert_line '- Workload: `project-database-decision`'
 	assert_line '- Execution adapter: `bub`'
 	assert_line '- Harbor dataset: `manifests/harbor-tasks`'
 	assert_line '- Collection status: `completed`'
 	assert_line '- Native task outcome: `passed` (diagnostic only)'
 	assert_line '## Harbor reward'
-	assert_line '- `reward`: `1.0`'
-	assert_line '## Memory evaluation'
+	# the replay (written by jq) has the int 1, which Python prints as 1
+	assert_line '- `reward`: `1`'
+	assert_line '## Evaluation'
 	assert_line '  [PASS] collection_completed'
 	assert_line '  [PASS] scope_started_empty — Scope started with 0 Memory entries.'
 	assert_line '  [SCORE] probe_coverage: 1.0'
@@ -274,6 +275,86 @@ assertions: 31 of 33 passing
 	assert_line '- Collection status: `failed`'
 	assert_line '  [FAIL] collection_completed — server down; timeout <5s> & "x"'
 	assert_line '  [PASS] task_provenance_matches — '"Expected '$PINNED'; observed '$PINNED'."
+}
+
+# outcome_replay ID STATUS REWARD: the real run's outcome member
+# failure-policy-timeout as workload ID, which ended with STATUS and Harbor
+# reward REWARD (a JSON number, written as given) and expects to complete.
+outcome_replay() {
+	jq -c --arg id "$1" --arg status "$2" '.task.id = $id | .task.dataset.task_id = $id | .status = $status
+		| .errors = [] | .harbor.exception_type = null | .harbor.exception_message = null
+		| .harbor.rewards = {reward: "@REWARD@"}
+		| .task.evaluation.expected_execution = {"collect-all": "completed", "fail-fast": "completed"}' \
+		"$FIXTURES/replays/real/failure-policy-timeout.json" | sed "s/\"@REWARD@\"/$3/"
+}
+
+@test "an accepted outcome workload's report.md is 1.4.1's: the replay's own status and Harbor reward" {
+	outcome_replay failure-policy-followup completed 1 | pc-evaluate >"$T/e.jsonl"
+	schema_ok e2e-evaluation "$T/e.jsonl"
+	report "$T/e.jsonl" -- --format text --output "$T/out"
+	assert_status 0
+	run cat "$T/out/batch-acceptance/tasks/failure-policy-followup/report.md"
+	assert_output "# PowerContext end-to-end evaluation
+
+- Workload: \`failure-policy-followup\`
+- Execution adapter: \`bub\`
+- Harbor dataset: \`manifests/harbor-tasks\`
+- Collection status: \`completed\`
+- Native task outcome: \`completed\` (diagnostic only)
+
+## Harbor reward
+
+- \`reward\`: \`1\`
+
+## Evaluation
+
+\`\`\`text
+failure-policy-followup
+  [PASS] execution_outcome — Expected 'completed' with Harbor reward 1; observed 'completed' with Harbor reward 1.
+  [LABEL] task_outcome: completed
+\`\`\`"
+	# the markdown report on stdout says the same of the run
+	report "$T/e.jsonl" -- --format markdown
+	assert_line '- Collection status: `completed`'
+	assert_line '- `reward`: `1`'
+	refute_line --partial 'No native reward'
+}
+
+@test "report.md shows each Harbor reward as the replay wrote it, as Python prints it, names sorted" {
+	replay '.harbor.rewards = {"z": 1, "a.b": 2, "m": 0.1}' -c | sed 's/"z":1/"z":1.0/; s/"m":0.1/"m":1e-07/' >"$T/r.json"
+	outcome_replay failure-policy-followup failed 0.0 >>"$T/r.json"
+	pc-evaluate <"$T/r.json" >"$T/e.jsonl" || true
+	report "$T/e.jsonl" -- --format json --output "$T/out"
+	run sed -n '/^## Harbor reward$/,/^## Evaluation$/p' "$T/out/project-database-decision/report.md"
+	assert_output '## Harbor reward
+
+- `a.b`: `2`
+- `m`: `1e-07`
+- `z`: `1.0`
+
+## Evaluation'
+	run cat "$T/out/batch-acceptance/tasks/failure-policy-followup/report.md"
+	assert_line '- Collection status: `failed`'
+	assert_line '- `reward`: `0.0`'
+}
+
+@test "a merged batch's report.md is 1.4.1's summary: every member's evaluation in one block" {
+	{
+		outcome_replay failure-policy-followup completed 1
+		outcome_replay failure-policy-second failed 0
+	} | pc-evaluate >"$T/e.jsonl" || true
+	report "$T/e.jsonl" -- --format json --output "$T/out"
+	run cat "$T/out/batch-acceptance/report.md"
+	assert_output "# PowerContext end-to-end evaluation
+
+\`\`\`text
+failure-policy-followup
+  [PASS] execution_outcome — Expected 'completed' with Harbor reward 1; observed 'completed' with Harbor reward 1.
+  [LABEL] task_outcome: completed
+failure-policy-second
+  [FAIL] execution_outcome — Expected 'completed' with Harbor reward 1; observed 'failed' with Harbor reward 0.
+  [LABEL] task_outcome: failed
+\`\`\`"
 }
 
 @test "report.md without rewards says so and shows the label" {
@@ -292,9 +373,8 @@ assertions: 31 of 33 passing
 		"$E/accepted.jsonl" >"$T/huge.jsonl"
 	report "$T/huge.jsonl" -- --format markdown --output "$T/out"
 	assert_status 0
-	assert_line '- `reward`: `inf`'
 	assert_line '  [SCORE] harbor_reward_reward: inf'
-	grep -qxF -- '- `reward`: `inf`' "$T/out/project-database-decision/report.md"
+	grep -qxF -- '  [SCORE] harbor_reward_reward: inf' "$T/out/project-database-decision/report.md"
 	report "$T/huge.jsonl" -- --format text -v
 	assert_line '    score harbor_reward_reward = inf'
 }

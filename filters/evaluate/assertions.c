@@ -6,6 +6,7 @@
 #include "diagnosis.h"
 #include "entry.h"
 #include "err.h"
+#include "literal.h"
 #include "recall.h"
 #include "text.h"
 
@@ -73,20 +74,12 @@ static int ratio_reaches(double observed, double required, char **reason)
  * unknown) decides how it prints. */
 static void reward_repr(struct sbuf *b, struct view reward, const char *lit, size_t lit_len)
 {
-	int integral = lit && lit_len > 0;
 	double x;
-
-	for (size_t i = 0; integral && i < lit_len; i++)
-		integral = lit[i] == '-' || (lit[i] >= '0' && lit[i] <= '9');
 
 	if (!view_num(reward, &x))
 		sbuf_add(b, "None");
-	else if (integral && !(lit_len == 2 && !strncmp(lit, "-0", 2)))
-		sbuf_addn(b, lit, lit_len);
-	else if (integral)
-		sbuf_add(b, "0");
 	else
-		text_py_float(b, x);
+		literal_add_repr(b, x, lit, lit_len);
 }
 
 /* Whether two views are equal strings (jv_equal of two strings; a null

@@ -8,6 +8,7 @@
 #include "docs.h"
 #include "hash.h"
 #include "outdir.h"
+#include "rewards.h"
 #include "scores.h"
 #include "text.h"
 #include "view.h"
@@ -63,6 +64,7 @@ static void dataset_name(struct json_out *o, struct view dataset)
 
 /* The reference harness's attributes, then pc-e2e's own: comparability,
  * the run's time (the replay's, so a rescore records the same one), the
+ * replay's status and rewards as its report.md shows them (rewards.h), the
  * diagnosis, for a member of a batch merged into one trial the batch's
  * name, which says where its files go (outdir.h), and whether it is stale
  * (freshness.h). */
@@ -85,6 +87,9 @@ static void attributes(struct json_out *o, const struct case_input *in,
 	json_out_key(o, "comparability", &members);
 	comparability(o, in);
 	view_write_member(o, "finished_at", view_get(f->environment, "finished_at"), &members);
+	view_write_member(o, CASE_REPLAY_STATUS, f->status, &members);
+	json_out_key(o, CASE_HARBOR_REWARDS, &members);
+	rewards_write_shown(o, f);
 	json_out_key(o, CASE_DIAGNOSIS, &members);
 	json_out_bytes(o, "{\"assertions\":", 14);
 	assertions_diagnose(o, f, judged, n, in->red);

@@ -136,7 +136,6 @@ static void read_memory_case(struct view replay, struct facts *f)
 {
 	f->errors = view_get(replay, "errors");
 	f->observed_checksum = observed_checksum(f->harbor);
-	f->rewards = view_get(f->harbor, "rewards");
 	f->exception_type = view_get(f->harbor, "exception_type");
 	memory_count(f, &f->captures, &f->memory, &f->probes);
 	count_native(replay, &f->native);
@@ -193,6 +192,7 @@ int facts_read(struct view replay, const struct view_text *text, const char *pol
 
 	*f = (struct facts){
 		.replay = replay,
+		.text = *text,
 		.task = task,
 		.dataset = view_get(task, "dataset"),
 		.execution = view_get(task, "execution"),
@@ -215,6 +215,7 @@ int facts_read(struct view replay, const struct view_text *text, const char *pol
 			       view_cstr(view_get(task, "id")),
 			       view_cstr(view_get(replay, "run_id")));
 	f->dataset_checksum = view_get(f->dataset, "checksum");
+	f->rewards = view_get(f->harbor, "rewards");
 	f->batch = batch_of(f);
 	if (f->kind == CASE_OUTCOME)
 		read_outcome_case(f, text, policy);

@@ -86,18 +86,19 @@ struct thresholds {
 struct facts {
 	enum case_kind kind;
 	struct view replay;
+	struct view_text text; /* the replay's text, for what only it tells */
 	/* parts of it read often: the manifest it ran (task) and its parts,
 	 * the environment and Harbor's record */
 	struct view task, dataset, execution, evaluation, environment, harbor;
 	struct view status;           /* a string */
 	struct view dataset_checksum; /* task.dataset.checksum, a string or null */
+	struct view rewards;          /* harbor.rewards, name to number */
 	const char *batch;            /* the merged batch it ran in, or NULL (outdir.h) */
 	struct outcome_facts outcome;
 
 	/* Memory cases only */
 	struct view errors;            /* the replay's errors, strings */
 	struct view observed_checksum; /* of the task that ran, a string or null */
-	struct view rewards;           /* harbor.rewards, name to number */
 	struct view exception_type;    /* harbor.exception_type, a string or null */
 	struct capture_facts captures;
 	struct memory_facts memory;

@@ -6,41 +6,22 @@
 #include "docs.h"
 #include "entry.h"
 #include "err.h"
+#include "rewards.h"
 #include "text.h"
 
-struct reward {
-	const char *name; /* the whole key, n bytes */
+static void write_rewards(struct json_out *o, const struct facts *f, int *members)
+{
 	size_t n;
-	double value;
-};
-
-/* jq's key order: the bytes, then the length. */
-static int reward_order(const void *a, const void *b)
-{
-	const struct reward *x = a, *y = b;
-	int r = memcmp(x->name, y->name, x->n < y->n ? x->n : y->n);
-
-	return r ? r : (x->n > y->n) - (x->n < y->n);
-}
-
-static void write_rewards(struct json_out *o, struct view rewards, int *members)
-{
-	struct view_members m = view_members(rewards);
-	struct reward *sorted = pc_xmalloc((m.n + 1) * sizeof *sorted);
-	size_t n = 0;
-	struct view value;
-
-	while (view_next_member(&m, &sorted[n].name, &sorted[n].n, &value))
-		sorted[n++].value = view_num_or(value, 0);
-	qsort(sorted, n, sizeof *sorted, reward_order);
+	struct reward *sorted = rewards_sorted(f->rewards, &n);
 	struct sbuf key = { 0 };
+
 	for (size_t i = 0; i < n; i++) {
 		/* the score's name is made of the reward's as a C string */
 		key.len = 0;
 		sbuf_add(&key, DOCS_REWARD_SCORE_PREFIX);
 		sbuf_add(&key, sorted[i].name);
 		json_out_member(o, key.s, key.len, members);
-		entry_number(o, sorted[i].value);
+		entry_number(o, rewards_float(&sorted[i], &f->text));
 	}
 	free(key.s);
 	free(sorted);
@@ -58,7 +39,7 @@ void scores_write(struct json_out *o, const struct facts *f)
 		entry_number(o, f->memory.groundedness);
 		json_out_key(o, "probe_coverage", &members);
 		entry_number(o, f->probes.coverage);
-		write_rewards(o, f->rewards, &members);
+		write_rewards(o, f, &members);
 	}
 	json_out_bytes(o, "}", 1);
 }

@@ -25,6 +25,12 @@
  * manifest of the workload changed or is gone (filters/evaluate/freshness.h):
  * {"changed": [fields]} or {"removed": true}. */
 #define CASE_STALE "stale"
+/* pc-e2e's own case attributes for the report.md PowerContext 1.4.1 renders
+ * from the replay beside the evaluation (pc-report's report_md.c): the
+ * replay's status, and its Harbor rewards, name to the reward as Python's
+ * str() prints it (an int 1 stays 1, a float 1.0), names sorted. */
+#define CASE_REPLAY_STATUS  "replay_status"
+#define CASE_HARBOR_REWARDS "harbor_rewards"
 
 extern const struct shape doc_manifest; /* manifest, defaults filled */
 extern const struct shape doc_selection;

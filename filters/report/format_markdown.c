@@ -1,70 +1,15 @@
 /* pc-report --format markdown: the counts, a table of the workloads, then a
- * section per workload in the layout of the reference harness's report.md. */
+ * section per workload: its report.md's lines (report_md.h), with pc-e2e's
+ * freshness and diagnosis. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "diagnosis.h"
 #include "docs.h"
-#include "format_markdown.h"
 #include "formats.h"
 #include "json.h"
+#include "report_md.h"
 #include "trend.h"
-
-/* A new string, the caller's to free. */
-static char *rewards_text(const struct report_case *c)
-{
-	struct sbuf b = { 0 };
-	const char *prefix = DOCS_REWARD_SCORE_PREFIX;
-
-	for (struct spool_each s = spool_each(spool_get(c->kase, "scores")); spool_next(&s);) {
-		const char *n = spool_str(s.key);
-		if (!strncmp(n, prefix, strlen(prefix))) {
-			jv v = spool_jv(spool_get(s.value, "value"));
-			sbuf_addf(&b, "- `%s`: `", n + strlen(prefix));
-			report_add_value(&b, v);
-			sbuf_add(&b, "`\n");
-			jv_free(v);
-		}
-	}
-	if (!b.len)
-		sbuf_add(&b, "- No native reward was recorded.\n");
-	return sbuf_take(&b);
-}
-
-static void evaluation_lines(struct sbuf *b, const struct report_case *c)
-{
-	sbuf_addf(b, "%s\n", report_case_name(c));
-	for (struct spool_each a = spool_each(spool_get(c->kase, "assertions")); spool_next(&a);) {
-		const char *reason = spool_str(spool_get(a.value, "reason"));
-		sbuf_addf(b, "  [%s] %s", report_holds(a.value) ? "PASS" : "FAIL",
-			  spool_str(a.key));
-		if (reason && *reason)
-			sbuf_addf(b, " — %s", reason);
-		sbuf_add(b, "\n");
-	}
-	const char *kinds[] = { "scores", "labels" }, *tags[] = { "SCORE", "LABEL" };
-	for (int k = 0; k < 2; k++) {
-		struct spool_each e = spool_each(spool_get(c->kase, kinds[k]));
-		while (spool_next(&e)) {
-			jv v = spool_jv(spool_get(e.value, "value"));
-			sbuf_addf(b, "  [%s] %s: ", tags[k], spool_str(e.key));
-			report_add_value(b, v);
-			sbuf_add(b, "\n");
-			jv_free(v);
-		}
-	}
-}
-
-/* A skipped workload has no collection_completed: nothing was attempted,
- * so nothing failed. */
-static const char *collection_status(const struct report_case *c)
-{
-	if (c->verdict == VERDICT_SKIPPED)
-		return "skipped";
-	return report_holds(spool_get(spool_get(c->kase, "assertions"), "collection_completed"))
-		       ? "completed"
-		       : "failed";
-}
 
 /* Each false assertion's EXPECTED → ACTUAL and evidence, when the case
  * has its diagnosis. */
@@ -89,46 +34,22 @@ static void add_why(struct sbuf *b, const struct report_case *c, const char *h)
 	free(text);
 }
 
-/* One workload; depth 1 for a standalone file, 2 when nested under the
- * summary. */
-static void markdown_case(struct sbuf *b, const struct report_case *c, int depth)
+/* One workload's section: report.md's lines (report_md.h) under its
+ * verdict, with pc-e2e's freshness and diagnosis. */
+static void markdown_case(struct sbuf *b, const struct report_case *c)
 {
-	const char *h = depth == 1 ? "#" : "##";
-	char *rewards = rewards_text(c);
+	struct sbuf lines = { 0 };
 
-	if (depth == 1)
-		sbuf_add(b, "# PowerContext end-to-end Memory evaluation\n\n");
-	else
-		sbuf_addf(b, "## `%s`: %s\n\n", report_case_name(c), verdict_name(c->verdict));
-	sbuf_addf(b, "- Workload: `%s`\n", report_case_name(c));
-	sbuf_addf(b, "- Execution adapter: `%s`\n", report_attribute(c, "execution_adapter"));
-	sbuf_addf(b, "- Harbor dataset: `%s`\n", report_attribute(c, "dataset"));
-	sbuf_addf(b, "- Collection status: `%s`\n", collection_status(c));
-	sbuf_addf(b, "- Native task outcome: `%s` (diagnostic only)\n",
-		  report_label(c, "task_outcome"));
+	sbuf_addf(b, "## `%s`: %s\n\n", report_case_name(c), verdict_name(c->verdict));
+	report_md_add_summary(b, c);
 	stale_add_line(b, c, "- Freshness: ");
-	sbuf_add(b, "\n");
-	sbuf_addf(b, "%s# Harbor reward\n\n%s\n", h, rewards);
-	sbuf_addf(b, "%s# Memory evaluation\n\n```text\n", h);
-	evaluation_lines(b, c);
-	sbuf_add(b, "```\n");
-	add_why(b, c, h);
-	free(rewards);
-}
-
-void markdown_add_workload_file(struct sbuf *b, const struct report_case *c)
-{
-	markdown_case(b, c, 1);
-}
-
-void markdown_add_batch_member(struct sbuf *b, const struct report_case *c, const char *batch)
-{
-	if (!b->len)
-		sbuf_addf(b, "# PowerContext end-to-end Memory evaluation: batch `%s`\n\n"
-			     "Its workloads ran in one shared trial, run `%s`.\n",
-			  batch, report_attribute(c, "run_id"));
-	sbuf_add(b, "\n");
-	markdown_case(b, c, 2);
+	sbuf_add(b, "\n### Harbor reward\n\n");
+	report_md_add_rewards(b, c);
+	sbuf_add(b, "\n### Memory evaluation\n\n");
+	report_md_add_case_lines(&lines, c);
+	report_md_add_block(b, lines.s ? lines.s : "");
+	free(lines.s);
+	add_why(b, c, "##");
 }
 
 static void markdown_row(void *ctx, const struct report_case *c)
@@ -152,7 +73,7 @@ static void markdown_section(void *ctx, const struct report_case *c)
 	struct report_out *o = ctx;
 
 	sbuf_add(&o->b, "\n");
-	markdown_case(&o->b, c, 2);
+	markdown_case(&o->b, c);
 	report_flush(o);
 }
 

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "docs.h"
-#include "format_markdown.h"
 #include "formats.h"
 #include "io.h"
 #include "json.h"
@@ -28,6 +27,7 @@
 #include "outdir.h"
 #include "paired.h"
 #include "report.h"
+#include "report_md.h"
 #include "stage.h"
 #include "text.h"
 #include "verdict.h"
@@ -307,60 +307,6 @@ static int read_cases(struct cases *cs, const struct redactor *red, int check_na
 	return in.status;
 }
 
-struct files_pass {
-	const char *outdir;
-	struct pc_err e;
-	int failed;
-	/* the merged batch whose members are being read: its name and run id
-	 * (owned, NULL for none) and its report.md so far */
-	char *batch, *run_id;
-	struct sbuf batch_md;
-};
-
-static void write_report_md(struct files_pass *f, const char *rel, char *text)
-{
-	char *dir = io_join(f->outdir, rel);
-
-	if (!f->failed)
-		f->failed = io_write_artifact(dir, "report.md", text, strlen(text), &f->e) != 0;
-	free(dir);
-	free(text);
-}
-
-/* The open batch's report.md, once its last member was read. */
-static void close_batch(struct files_pass *f)
-{
-	if (f->batch) {
-		char *rel = outdir_batch(f->batch);
-		write_report_md(f, rel, sbuf_take(&f->batch_md));
-		free(rel);
-	}
-	free(f->batch);
-	free(f->run_id);
-	f->batch = f->run_id = NULL;
-}
-
-static void write_case_file(void *ctx, const struct report_case *c)
-{
-	struct files_pass *f = ctx;
-	struct sbuf b = { 0 };
-	const char *batch =
-		spool_str(spool_get(spool_get(c->kase, "attributes"), OUTDIR_CASE_BATCH));
-	const char *run_id = report_attribute(c, "run_id");
-
-	markdown_add_workload_file(&b, c);
-	write_report_md(f, c->dir, sbuf_take(&b));
-	if (f->batch && (!batch || strcmp(f->batch, batch) || strcmp(f->run_id, run_id)))
-		close_batch(f);
-	if (batch) {
-		if (!f->batch) {
-			f->batch = pc_xstrdup(batch);
-			f->run_id = pc_xstrdup(run_id);
-		}
-		markdown_add_batch_member(&f->batch_md, c, f->batch);
-	}
-}
-
 struct trend_pass {
 	struct ledger *l;
 	int runs;
@@ -502,12 +448,9 @@ static int run(const struct options *o, const struct redactor *red)
 		free(msg);
 	}
 	if (status == EXIT_OK && o->output) {
-		struct files_pass f = { .outdir = o->output };
-		report_each_case(&cs, write_case_file, &f);
-		close_batch(&f);
-		if (f.failed || cs.read_failed)
-			status = stage_die("pc-report", red, EXIT_INVALID,
-					   f.failed ? f.e.msg : "cannot read back the spool file");
+		struct pc_err e;
+		if (report_md_write_all(&cs, o->output, &e) != 0)
+			status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
 	}
 	/* a ledger that cannot be written still leaves the report, and exit 1 */
 	int ledger_failed = 0;
