@@ -355,7 +355,7 @@ colour_values() {
 	grep -q '<circle class="pt" cx="60.0" cy="28" r="4"/>' "$T/paired.html" || fail "OFF's point is not at 0%"
 	grep -q '<circle class="pt" cx="440.0" cy="58" r="4"/>' "$T/paired.html" || fail "ON's point is not at 100%"
 	grep -qF '<p class="delta">Scored pairs: 6; ON minus OFF: +1.00 [+1.00, +1.00]; ON better in 6, OFF better in 0, tied in 0</p>' "$T/paired.html"
-	grep -qF '<p class="sign">Sign test over the discordant pairs: p = 0.03125, ON better.</p>' "$T/paired.html"
+	grep -qF '<p class="sign">What the pairs show: 6 pairs, 6 discordant (ON better); ON better at 0.05 (exact sign test p = 0.03125).</p>' "$T/paired.html"
 	run grep -nE 'http|//|url\(|@import|<script|src=' "$T/paired.html"
 	assert_failure
 	mkdir -p "$OUT"

@@ -3,7 +3,7 @@
  *
  * Markdown is PowerContext 1.4.1's report.md, byte for byte (its numbers
  * formatted as Python formats them); text adds pc-e2e's own reading of the
- * discordant pairs: the exact two-sided sign test (McNemar) and its verdict.
+ * pairs, per workload and in total (paired_verdict.h).
  */
 #ifndef PC_REPORT_PAIRED_H
 #define PC_REPORT_PAIRED_H
@@ -16,8 +16,8 @@
 void paired_add_markdown(struct sbuf *b, jv report);
 void paired_add_text(struct sbuf *b, jv report);
 /* One page: per workload and in total, each arm's success rate and Wilson
- * interval as a plot, the ON minus OFF score and the sign test (NO_COLOR:
- * color 0) (paired_html.c). */
+ * interval as a plot, the ON minus OFF score and what the pairs show
+ * (NO_COLOR: color 0) (paired_html.c). */
 void paired_add_html(struct sbuf *b, jv report, int color);
 
 /* Pieces of report.md the other formats say in the same words: a
@@ -25,10 +25,5 @@ void paired_add_html(struct sbuf *b, jv report, int color);
  * "Host `…` …." line, neither with a newline. */
 void paired_add_pairs(struct sbuf *b, jv summary);
 void paired_add_agent(struct sbuf *b, jv agent);
-
-/* The sign test of a summary's (borrowed) discordant pairs: its p-value,
- * and the verdict it reads at 0.05 ("ON better", "OFF better", or "no
- * evidence either way at 0.05"). */
-double paired_sign_test(jv summary, const char **verdict);
 
 #endif

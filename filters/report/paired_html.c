@@ -1,7 +1,7 @@
 /* paired_html: pc-report --paired --format html, the OFF/ON comparison as
  * one self-contained page (paired.h).  Per workload and in total: a plot of
  * each arm's success rate with its Wilson interval, the ON minus OFF score
- * with its interval, and the sign test's reading of the discordant pairs.
+ * with its interval, and what the pairs show in words (paired_verdict.h).
  * Every mark is also a word: colour only adds.
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "html.h"
 #include "json.h"
 #include "paired.h"
+#include "paired_verdict.h"
 #include "report.h"
 
 /* The plot: a 0-100% axis and one row per arm. */
@@ -119,8 +120,6 @@ static void arm_row(struct sbuf *b, jv summary, const char *arm)
 
 static void section(struct sbuf *b, const char *title, jv summary)
 {
-	const char *verdict;
-	double p = paired_sign_test(summary, &verdict);
 	struct sbuf text = { 0 };
 
 	sbuf_add(b, "<section>\n<h2>");
@@ -138,8 +137,11 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	char *line = sbuf_take(&text);
 	add_code_spans(b, line);
 	free(line);
-	sbuf_addf(b, "</p>\n<p class=\"sign\">Sign test over the discordant pairs: p = %.4g, ", p);
-	report_add_escaped(b, verdict);
+	sbuf_add(b, "</p>\n<p class=\"sign\">What the pairs show: ");
+	paired_add_verdict(&text, summary);
+	line = sbuf_take(&text);
+	report_add_escaped(b, line);
+	free(line);
 	sbuf_add(b, ".</p>\n</section>\n");
 }
 

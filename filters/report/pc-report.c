@@ -59,7 +59,7 @@ static char *usage_text(void)
 		     "  --trend       show each case's verdicts over its last comparable runs\n"
 		     "  --trend-runs N  how many runs a trend shows (default 10, 1 to 1000)\n"
 		     "  --paired      an OFF/ON comparison's report: markdown is PowerContext's\n"
-		     "                report.md, text adds the sign test over discordant pairs,\n"
+		     "                report.md, text adds what the pairs show in words,\n"
 		     "                html plots each arm's rate; --output DIR writes\n"
 		     "                DIR/report.md\n"
 		     "Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
