@@ -123,6 +123,8 @@ refused() {
 	[[ ${stderr_lines[-1]} == "paired: provisioning (PowerContext $commit,"*"; exit 2" ]] || fail "${stderr_lines[-1]}"
 	run grep -c -e "What the pairs show" -e "sign test" "$T/run/report.md"
 	assert_output 0
+	grep -qF "<p class=\"under-test\">PowerContext under test: <code>$commit</code>. Arms ran " "$T/run/report.html" ||
+		fail "$(grep -F under-test "$T/run/report.html")"
 }
 
 @test "an ON arm whose agent captured nothing failed integration; the OFF arm is scored" {

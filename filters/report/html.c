@@ -2,8 +2,10 @@
  * matrix of workloads × assertions, then a section per workload (its false
  * assertions with their reasons, its scores and, with a trend from the
  * ledger, an SVG plot of each score over the trend's runs: html_plot.c).
- * Rendered from the spool one case at a time; only the assertion names (a
- * few per workload kind) are held for the whole page.
+ * Under the title, the PowerContext under test and when the runs finished,
+ * as the cases' attributes say (page_facts.h).  Rendered from the spool
+ * one case at a time; only the assertion names (a few per workload kind)
+ * are held for the whole page.
  *
  * The page fetches nothing (inline style, inline SVG, no script, a data:
  * icon so a browser does not ask for /favicon.ico) and reads the same with
@@ -17,6 +19,7 @@
 #include "html.h"
 #include "html_plot.h"
 #include "json.h"
+#include "page_facts.h"
 #include "trend.h"
 
 /* Shapes, borders and greys only: the page as NO_COLOR wants it. */
@@ -35,8 +38,13 @@ static const char style_base[] =
 	"svg .line{fill:none;stroke:gray}\n"
 	".pt{stroke:currentColor;fill:currentColor;stroke-width:2}\n"
 	".pt.inconclusive,.pt.skipped,.pt.stale{fill:white}\n"
-	"pre.why{white-space:pre-wrap;border-left:3px solid gray;padding-left:.5em;"
-	"margin:.3em 0 .8em}\n";
+	"pre.why{white-space:pre-wrap;overflow-wrap:anywhere;border-left:3px solid gray;"
+	"padding-left:.5em;margin:.3em 0 .8em}\n"
+	/* a wide matrix wraps its cells ("✓" over "pass") before it is wider
+	 * than the page, and past that scrolls in its own box: never cut */
+	"div.wide{max-width:100%;overflow-x:auto}\n"
+	"table.matrix td,table.matrix th[scope=row]{white-space:normal}\n"
+	"table.matrix td.verdict{white-space:nowrap}\n";
 
 /* What colour adds: the verdicts and the cells. */
 static const char style_color[] =
@@ -51,6 +59,7 @@ struct html_pass {
 	jv names; /* owned: the assertion names of every case, first seen first */
 	int index;
 	int trends; /* some case has a trend: the page has plots */
+	struct page_facts facts;
 };
 
 void html_add_text(struct sbuf *b, const char *s)
@@ -74,9 +83,11 @@ void html_open(struct sbuf *b, const char *title, const char *style, int color)
 	sbuf_add(b, "</h1>\n");
 }
 
-static void html_head(struct sbuf *b, const struct cases *cs, int color)
+static void html_head(struct sbuf *b, const struct cases *cs, const struct html_pass *h,
+		      int color)
 {
 	html_open(b, "PowerContext end-to-end Memory evaluation", NULL, color);
+	page_facts_html(b, &h->facts, "Finished");
 	sbuf_add(b, "<p class=\"counts\">");
 	report_add_counts(b, cs);
 	sbuf_add(b, ".</p>\n");
@@ -90,6 +101,9 @@ static void collect_names(void *ctx, const struct report_case *c)
 		if (report_name_index(h->names, spool_str(a.key)) < 0)
 			h->names = jv_array_append(h->names, spool_jv(a.key));
 	h->trends = h->trends || jv_get_kind(c->trend) == JV_KIND_ARRAY;
+	const char *attributes = spool_get(c->kase, "attributes");
+	page_facts_add(&h->facts, spool_str(spool_get(attributes, "commit")), NULL,
+		       spool_str(spool_get(attributes, "finished_at")));
 }
 
 static void add_verdict(struct sbuf *b, enum verdict v)
@@ -100,7 +114,8 @@ static void add_verdict(struct sbuf *b, enum verdict v)
 
 static void matrix_head(struct sbuf *b, jv names /* borrowed */)
 {
-	sbuf_add(b, "<table class=\"matrix\">\n<thead><tr><th>Workload</th><th>Verdict</th>");
+	sbuf_add(b, "<div class=\"wide\"><table class=\"matrix\">\n"
+		    "<thead><tr><th>Workload</th><th>Verdict</th>");
 	jv_array_foreach(names, i, n) {
 		sbuf_add(b, "<th class=\"a\" scope=\"col\"><span>");
 		html_add_text(b, jv_string_value(n));
@@ -247,12 +262,13 @@ static void render_html(struct report_out *o, struct cases *cs, const struct rep
 {
 	struct html_pass h = { .o = o, .names = jv_array() };
 
+	page_facts_init(&h.facts);
 	report_each_case(cs, collect_names, &h);
-	html_head(&o->b, cs, s->color);
+	html_head(&o->b, cs, &h, s->color);
 	matrix_head(&o->b, h.names);
 	report_flush(o);
 	report_each_case(cs, matrix_row, &h);
-	sbuf_add(&o->b, "</tbody>\n</table>\n");
+	sbuf_add(&o->b, "</tbody>\n</table></div>\n");
 	if (h.trends)
 		sbuf_add(&o->b,
 			 "<p class=\"legend\">In the plots, a run accepted is ●, failed ✗, "
@@ -263,6 +279,7 @@ static void render_html(struct report_out *o, struct cases *cs, const struct rep
 	sbuf_add(&o->b, "</body>\n</html>\n");
 	report_flush(o);
 	jv_free(h.names);
+	page_facts_free(&h.facts);
 }
 
 const struct report_format format_html = {

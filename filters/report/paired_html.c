@@ -145,7 +145,19 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	sbuf_add(b, ".</p>\n</section>\n");
 }
 
-void paired_add_html(struct sbuf *b, jv report, int color)
+/* 1.4.1's paired report names neither, so without the observations the
+ * page says where they come from instead of leaving them out unsaid. */
+static void add_facts(struct sbuf *b, const struct page_facts *facts)
+{
+	if (facts->dated || facts->undated)
+		page_facts_html(b, facts, "Arms ran");
+	else
+		sbuf_add(b, "<p class=\"under-test\">The paired report names neither the "
+			    "PowerContext under test nor when the arms ran: give pc-report the arm "
+			    "observations after it.</p>\n");
+}
+
+void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color)
 {
 	jv tasks = json_get(report, "tasks"), total = json_get(report, "total");
 	jv agent = json_get(report, "agent");
@@ -154,6 +166,7 @@ void paired_add_html(struct sbuf *b, jv report, int color)
 	char *style = text_fmt("%s%s", style_paired, color ? style_paired_color : "");
 	html_open(b, "PowerContext OFF/ON comparison", style, color);
 	free(style);
+	add_facts(b, facts);
 	sbuf_addf(b, "<p class=\"trials\">%.0f trial(s) per arm. ",
 		  json_number_at(report, "trials", 0));
 	paired_add_agent(&text, agent);
