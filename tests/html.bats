@@ -37,11 +37,12 @@ page() {
 	save_stdout "$T/page.html"
 }
 
-# render PAGE PNG [WIDTHxHEIGHT]: tests/bin/render-html's findings about
-# PAGE in $R (JSON); the window is 1280x1024 unless given.
+# render PAGE PNG [WIDTHxHEIGHT [SELECTOR]]: tests/bin/render-html's
+# findings about PAGE in $R (JSON); the window is 1280x1024 unless given;
+# with SELECTOR, where the elements it matches lie (.geometry).
 render() {
 	command -v chromium >/dev/null || skip "chromium is not installed (pipelines/install-deps installs it)"
-	R=$("$REPO/tests/bin/render-html" "$1" "$2" "${3:-1280x1024}") || fail "render-html failed: $R"
+	R=$("$REPO/tests/bin/render-html" "$1" "$2" "${3:-1280x1024}" "${@:4}") || fail "render-html failed: $R"
 }
 
 # field JQ: one value of $R.
@@ -104,6 +105,58 @@ assert_clean() {
 	run --separate-stderr pc-report --format text <"$T/in.jsonl"
 	grep -F "<p class=\"counts\">${lines[-1]}.</p>" "$T/page.html"
 	grep -F '<p class="counts">3 workloads: 1 accepted, 1 failed, 1 inconclusive.</p>' "$T/page.html"
+}
+
+@test "under the title, the PowerContext under test and when the runs finished, as the documents say: a second render is the same page" {
+	cat "$E"/{accepted,failed,inconclusive}.jsonl >"$T/in.jsonl"
+	page "$T/in.jsonl"
+	assert_status 2
+	# the fixtures' commit and finish, not this machine's clock
+	grep -F '<p class="under-test">PowerContext under test: <code>0123456789abcdef0123456789abcdef01234567</code>. Finished 2026-06-30 12:00:05 UTC.</p>' "$T/page.html"
+	cp "$T/page.html" "$T/first.html"
+	page "$T/in.jsonl"
+	cmp "$T/first.html" "$T/page.html"
+	# runs of two PowerContexts a day apart: both named, and said to differ
+	jq -c '.cases[0].attributes.commit = "1.4.0" | .cases[0].attributes.finished_at = "2026-07-01T08:00:00.5Z"' \
+		"$E/failed.jsonl" >"$T/mixed.jsonl"
+	cat "$E/accepted.jsonl" >>"$T/mixed.jsonl"
+	page "$T/mixed.jsonl"
+	grep -F '<p class="under-test">PowerContext under test: 2 different ones, the documents do not agree: <code>1.4.0</code>, <code>0123456789abcdef0123456789abcdef01234567</code>. Finished 2026-06-30 12:00:05 to 2026-07-01 08:00:00 UTC.</p>' "$T/page.html"
+	# documents that name neither: the page says so; a hostile commit is text
+	jq -c '.cases[0].attributes |= del(.commit, .finished_at)' "$E/accepted.jsonl" >"$T/bare.jsonl"
+	jq -c '.cases[0].attributes.commit = "<b>x</b>"' "$E/failed.jsonl" >>"$T/bare.jsonl"
+	page "$T/bare.jsonl"
+	grep -F '<p class="under-test">PowerContext under test: <code>&lt;b&gt;x&lt;/b&gt;</code>. Finished 2026-06-30 12:00:05 UTC (1 without a time).</p>' "$T/page.html"
+	head -1 "$T/bare.jsonl" >"$T/none.jsonl"
+	page "$T/none.jsonl"
+	grep -F '<p class="under-test">PowerContext under test: not named by the documents. No document says when it ran.</p>' "$T/page.html"
+}
+
+# last_column_inside: in the last render (with a selector), every element
+# lies inside the window's width, and the page is no wider than the window.
+last_column_inside() {
+	[[ $(field '.geometry.elements | length') -gt 0 ]] || fail "no element measured: $R"
+	[[ $(field '.geometry as $g | [$g.elements[] | select(.left < 0 or .right > $g.viewport.width)] | length') -eq 0 &&
+		$(field '.geometry.scroll_width <= .geometry.viewport.width') == true ]] ||
+		fail "past the window's width: $(field '.geometry | {viewport, scroll_width, elements: [.elements[] | {right, text}]}')"
+}
+
+@test "at 1,200 px the matrix fits the window: every cell of its last column, an outcome workload's pass included, lies inside it" {
+	# the release's real replays, the outcome workload last: its assertion is the last column
+	local f
+	for f in project-database-decision scripted-release-window failure-policy-timeout; do
+		pc-evaluate <"$FIXTURES/replays/real/$f.json"
+	done >"$T/in.jsonl"
+	page "$T/in.jsonl"
+	assert_success
+	mkdir -p "$OUT"
+	render "$T/page.html" "$OUT/matrix-1200.png" 1200x800 'table.matrix tr > :last-child'
+	echo "# screenshot: ${OUT#"$REPO"/}/matrix-1200.png" >&3
+	assert_clean
+	[[ $(field '[.geometry.elements[].text] | join("|")') == "execution_outcome|—|—|✓ pass" ]] ||
+		fail "last column: $(field '[.geometry.elements[].text]')"
+	[[ $(field .geometry.viewport.width) -eq 1200 ]] || fail "$R"
+	last_column_inside
 }
 
 # matrix PAGE: the matrix read back as "name verdict cell..." lines, the
@@ -355,7 +408,7 @@ colour_values() {
 	grep -q '<circle class="pt" cx="60.0" cy="28" r="4"/>' "$T/paired.html" || fail "OFF's point is not at 0%"
 	grep -q '<circle class="pt" cx="440.0" cy="58" r="4"/>' "$T/paired.html" || fail "ON's point is not at 100%"
 	grep -qF '<p class="delta">Scored pairs: 6; ON minus OFF: +1.00 [+1.00, +1.00]; ON better in 6, OFF better in 0, tied in 0</p>' "$T/paired.html"
-	grep -qF '<p class="sign">Sign test over the discordant pairs: p = 0.03125, ON better.</p>' "$T/paired.html"
+	grep -qF '<p class="sign">What the pairs show: 6 pairs, 6 discordant (ON better); ON better at 0.05 (exact sign test p = 0.03125).</p>' "$T/paired.html"
 	run grep -nE 'http|//|url\(|@import|<script|src=' "$T/paired.html"
 	assert_failure
 	mkdir -p "$OUT"
@@ -368,6 +421,37 @@ colour_values() {
 	save_stdout "$T/paired-plain.html"
 	render "$T/paired-plain.html" "$T/paired-plain.png"
 	[[ $(field .chromatic) -eq 0 ]] || fail "colour under NO_COLOR: $R"
+}
+
+@test "pc-report --paired --format html names the PowerContext under test and when the arms ran from the observations after the report, and fits 1,200 px" {
+	paired_trials 2 passed failed
+	cat "$T"/run/w/trial-*/*/observation.json | pc-evaluate --paired >"$T/paired.json"
+	# the report alone names neither: the page says where they come from
+	run --separate-stderr pc-report --paired --format html <"$T/paired.json"
+	assert_status 0
+	grep -qF '<p class="under-test">The paired report names neither the PowerContext under test nor when the arms ran: give pc-report the arm observations after it.</p>' <<<"$output"
+	cat "$T/paired.json" "$T"/run/w/trial-*/*/observation.json >"$T/in.jsonl"
+	run --separate-stderr pc-report --paired --format html <"$T/in.jsonl"
+	assert_status 0
+	save_stdout "$T/paired.html"
+	grep -qF '<p class="under-test">PowerContext under test: <code>1.4.1</code>. Arms ran 2026-12-02 10:00:00 to 10:01:00 UTC.</p>' "$T/paired.html"
+	# the same page again: nothing of it comes from the clock
+	run --separate-stderr pc-report --paired --format html <"$T/in.jsonl"
+	cmp "$T/paired.html" <(printf '%s\n' "$output")
+	# arms of another PowerContext are named beside it
+	jq -c '.environment.commit = "0123abc-dirty"' "$T/run/w/trial-2/on/observation.json" >>"$T/in.jsonl"
+	run --separate-stderr pc-report --paired --format html <"$T/in.jsonl"
+	assert_output --partial 'PowerContext under test: 2 different ones, the documents do not agree: <code>1.4.1</code>, <code>0123abc-dirty</code>.'
+	# only observations may follow the report, and they are checked as such
+	cat "$T/paired.json" "$T/paired.json" >"$T/two.jsonl"
+	run --separate-stderr pc-report --paired --format html <"$T/two.jsonl"
+	assert_status 1
+	assert_stderr_contains "stdin:2: expected a powercontext.e2e-paired-arm/v3 document"
+	mkdir -p "$OUT"
+	render "$T/paired.html" "$OUT/paired-1200.png" 1200x900 'table tr > :last-child'
+	echo "# screenshot: ${OUT#"$REPO"/}/paired-1200.png" >&3
+	assert_clean
+	last_column_inside
 }
 
 @test "a failed workload explains itself: EXPECTED → ACTUAL with the context excerpt under its reason, clean in Chromium" {

@@ -109,6 +109,24 @@ refused() {
 	refused "under --paired: $ID"
 }
 
+@test "pipelines/paired's last lines say what the pairs show in words, per workload and in total, with the six discordant pairs the sign test needs; report.md stays the release's" {
+	exec_peer echo
+	local commit need="the exact sign test needs at least 6 discordant pairs one way at 0.05"
+	commit=$("$REPO/pipelines/pc-powercontext" commit)
+	# the peer captures nothing: ON fails integration and no pair is scored (exit 2)
+	run --separate-stderr env PC_E2E_AGENT="$PEER_AGENT" TRIALS=1 OUTPUT="$T/run" PC_E2E_PROGRESS=0 \
+		timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/paired" --id "$ID"
+	assert_exit 2
+	[[ ${lines[-3]} == "## What the pairs show (pc-e2e)" ]] || fail "$(printf '%s\n' "${lines[@]: -3}")"
+	[[ ${lines[-2]} == "$ID: no scored pair; too few to show anything: $need" ]] || fail "${lines[-2]}"
+	[[ ${lines[-1]} == "All workloads: no scored pair; too few to show anything: $need" ]] || fail "${lines[-1]}"
+	[[ ${stderr_lines[-1]} == "paired: provisioning (PowerContext $commit,"*"; exit 2" ]] || fail "${stderr_lines[-1]}"
+	run grep -c -e "What the pairs show" -e "sign test" "$T/run/report.md"
+	assert_output 0
+	grep -qF "<p class=\"under-test\">PowerContext under test: <code>$commit</code>. Arms ran " "$T/run/report.html" ||
+		fail "$(grep -F under-test "$T/run/report.html")"
+}
+
 @test "an ON arm whose agent captured nothing failed integration; the OFF arm is scored" {
 	exec_peer echo
 	paired

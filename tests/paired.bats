@@ -35,8 +35,8 @@ setup() {
 	run grep -c '^- Scored pairs: 6; ON minus OFF: +1.00 \[+1.00, +1.00\]; ON better in 6' "$T/out/report.md"
 	assert_output 2
 	run --separate-stderr pipelines/paired-report "$T/run"
-	assert_output --partial "w: ON better in 6, OFF better in 0; sign test p = 0.03125: ON better"
-	assert_output --partial "All workloads: ON better in 6, OFF better in 0; sign test p = 0.03125: ON better"
+	assert_output --partial "w: 6 pairs, 6 discordant (ON better); ON better at 0.05 (exact sign test p = 0.03125)"
+	assert_output --partial "All workloads: 6 pairs, 6 discordant (ON better); ON better at 0.05 (exact sign test p = 0.03125)"
 	TRIALS=8 run --separate-stderr pipelines/paired-report "$T/run"
 	assert_output --partial "Preliminary: 8 trial(s) per arm."
 }
@@ -44,12 +44,48 @@ setup() {
 @test "the sign test reads discordant pairs alone: too few, or either way" {
 	paired_trials 1 passed failed
 	run --separate-stderr pipelines/paired-report "$T/run"
-	assert_output --partial "All workloads: ON better in 1, OFF better in 0; sign test p = 1: no evidence either way at 0.05"
+	assert_output --partial "All workloads: 1 pair, 1 discordant (ON better); too few to show anything: the exact sign test needs at least 6 discordant pairs one way at 0.05"
 	rm -rf "$T/run"
 	paired_trials 6 failed passed
 	run --separate-stderr pipelines/paired-report "$T/run"
-	assert_output --partial "All workloads: ON better in 0, OFF better in 6; sign test p = 0.03125: OFF better"
+	assert_output --partial "All workloads: 6 pairs, 6 discordant (OFF better); OFF better at 0.05 (exact sign test p = 0.03125)"
 	assert_exit 0
+}
+
+# arms_of W ON OFF TRIAL...: workload W's two arms, ON's outcome ON and
+# OFF's OFF, for each TRIAL, OFF first.
+arms_of() {
+	local w=$1 on=$2 off=$3 n
+	shift 3
+	for n in "$@"; do
+		paired_arm "$w" "$n" off 1 "$off"
+		paired_arm "$w" "$n" on 2 "$on"
+	done
+}
+
+@test "the text report ends with what the pairs show in words, per workload and in total: too few under six discordant pairs one way, no evidence when mixed, the way and p when shown; report.md has none of it" {
+	{
+		arms_of five passed failed 1 2 3 4 5 # five one way: too few, whatever the tail says
+		arms_of tied passed passed 1 2 3     # scored pairs, none discordant
+		arms_of none error failed 1          # no pair scored at all
+		arms_of mixed passed failed 1 2 3 4 5 6
+		arms_of mixed failed passed 7        # six one way and one the other: p = 0.125
+	} >"$T/arms.jsonl"
+	run --separate-stderr pc-evaluate --paired --output "$T/out" <"$T/arms.jsonl"
+	assert_exit 2 # the errored ON arm
+	save_stdout "$T/paired.json"
+	run --separate-stderr pc-report --paired --format text --output "$T/out" <"$T/paired.json"
+	assert_exit 2
+	local need="the exact sign test needs at least 6 discordant pairs one way at 0.05"
+	[[ ${lines[-6]} == "## What the pairs show (pc-e2e)" ]] || fail "$(printf '%s\n' "${lines[@]: -6}")"
+	[[ ${lines[-5]} == "five: 5 pairs, 5 discordant (ON better); too few to show anything: $need" ]] || fail "${lines[-5]}"
+	[[ ${lines[-4]} == "tied: 3 pairs, none discordant; too few to show anything: $need" ]] || fail "${lines[-4]}"
+	[[ ${lines[-3]} == "none: no scored pair; too few to show anything: $need" ]] || fail "${lines[-3]}"
+	[[ ${lines[-2]} == "mixed: 7 pairs, 7 discordant (ON better in 6, OFF better in 1); no evidence either way at 0.05 (p = 0.125): $need, and more when some go the other way" ]] || fail "${lines[-2]}"
+	[[ ${lines[-1]} == "All workloads: 15 pairs, 12 discordant (ON better in 11, OFF better in 1); ON better at 0.05 (exact sign test p = 0.006348)" ]] || fail "${lines[-1]}"
+	# report.md is the release's: pc-e2e's reading is not in it
+	run grep -c -e "What the pairs show" -e "sign test" "$T/out/report.md"
+	assert_output 0
 }
 
 @test "an arm that errored, or an ON arm that failed integration or reached another Scope, exits 2; a failed one is a result" {

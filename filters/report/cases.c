@@ -77,6 +77,17 @@ const char *report_case_name(const struct report_case *c)
 	return spool_str(spool_get(c->kase, "name"));
 }
 
+int report_name_index(jv names, const char *name)
+{
+	jv_array_foreach(names, i, n) {
+		int same = !strcmp(jv_string_value(n), name);
+		jv_free(n);
+		if (same)
+			return i;
+	}
+	return -1;
+}
+
 jv report_section(const struct report_case *c, const char *name)
 {
 	return spool_jv(spool_get(c->kase, name));

@@ -1,11 +1,11 @@
 /* paired: the OFF/ON comparison's report for people (paired.h). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 #include "paired.h"
+#include "paired_verdict.h"
 
 static const char preliminary[] =
 	"Intervals are 95%: a Wilson score interval for each arm's success rate and a seeded "
@@ -280,42 +280,13 @@ void paired_add_markdown(struct sbuf *b, jv report)
 	jv_free(total);
 }
 
-/* ---- pc-e2e's reading of the discordant pairs ---- */
+/* ---- pc-e2e's reading of the pairs ---- */
 
-/* The exact two-sided sign test of b pairs one way and c the other:
- * twice the smaller tail of Binomial(b + c, 1/2), at most 1. */
-static double sign_test(double b, double c)
+static void add_reading(struct sbuf *b, const char *title, jv summary)
 {
-	double n = b + c, k = fmin(b, c), tail = 0;
-
-	if (n == 0)
-		return 1;
-	for (double i = 0; i <= k; i++)
-		tail += exp(lgamma(n + 1) - lgamma(i + 1) - lgamma(n - i + 1) - n * log(2));
-	return fmin(1, 2 * tail);
-}
-
-double paired_sign_test(jv summary, const char **verdict)
-{
-	double on = json_number_at(summary, "on_better", 0);
-	double off = json_number_at(summary, "off_better", 0);
-	double p = sign_test(on, off);
-
-	*verdict = p >= 0.05 ? "no evidence either way at 0.05" : on > off ? "ON better"
-									   : "OFF better";
-	return p;
-}
-
-static void add_sign_test(struct sbuf *b, const char *title, jv summary)
-{
-	const char *verdict;
-	double p = paired_sign_test(summary, &verdict);
-
-	double on = json_number_at(summary, "on_better", 0);
-	double off = json_number_at(summary, "off_better", 0);
-
-	sbuf_addf(b, "%s: ON better in %.0f, OFF better in %.0f; sign test p = %.4g: %s\n", title,
-		  on, off, p, verdict);
+	sbuf_addf(b, "%s: ", title);
+	paired_add_verdict(b, summary);
+	sbuf_add(b, "\n");
 }
 
 void paired_add_text(struct sbuf *b, jv report)
@@ -323,12 +294,12 @@ void paired_add_text(struct sbuf *b, jv report)
 	jv tasks = json_get(report, "tasks"), total = json_get(report, "total");
 
 	paired_add_markdown(b, report);
-	sbuf_add(b, "\n## Discordant pairs (pc-e2e)\n\n");
+	sbuf_add(b, "\n## What the pairs show (pc-e2e)\n\n");
 	jv_array_foreach(tasks, i, task) {
-		add_sign_test(b, json_str(task, "task_id"), task);
+		add_reading(b, json_str(task, "task_id"), task);
 		jv_free(task);
 	}
-	add_sign_test(b, "All workloads", total);
+	add_reading(b, "All workloads", total);
 	jv_free(tasks);
 	jv_free(total);
 }

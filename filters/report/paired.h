@@ -3,32 +3,29 @@
  *
  * Markdown is PowerContext 1.4.1's report.md, byte for byte (its numbers
  * formatted as Python formats them); text adds pc-e2e's own reading of the
- * discordant pairs: the exact two-sided sign test (McNemar) and its verdict.
+ * pairs, per workload and in total (paired_verdict.h).
  */
 #ifndef PC_REPORT_PAIRED_H
 #define PC_REPORT_PAIRED_H
 
 #include <jv.h>
 
+#include "page_facts.h"
 #include "text.h"
 
 /* report: a normalized powercontext.e2e-paired-report/v4 (borrowed). */
 void paired_add_markdown(struct sbuf *b, jv report);
 void paired_add_text(struct sbuf *b, jv report);
-/* One page: per workload and in total, each arm's success rate and Wilson
- * interval as a plot, the ON minus OFF score and the sign test (NO_COLOR:
- * color 0) (paired_html.c). */
-void paired_add_html(struct sbuf *b, jv report, int color);
+/* One page: the PowerContext under test and when the arms ran (facts,
+ * from the observations), then per workload and in total each arm's
+ * success rate and Wilson interval as a plot, the ON minus OFF score and
+ * what the pairs show (NO_COLOR: color 0) (paired_html.c). */
+void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color);
 
 /* Pieces of report.md the other formats say in the same words: a
  * summary's (borrowed) "Scored pairs: …" line and the agent's (borrowed)
  * "Host `…` …." line, neither with a newline. */
 void paired_add_pairs(struct sbuf *b, jv summary);
 void paired_add_agent(struct sbuf *b, jv agent);
-
-/* The sign test of a summary's (borrowed) discordant pairs: its p-value,
- * and the verdict it reads at 0.05 ("ON better", "OFF better", or "no
- * evidence either way at 0.05"). */
-double paired_sign_test(jv summary, const char **verdict);
 
 #endif

@@ -1,7 +1,7 @@
 /* paired_html: pc-report --paired --format html, the OFF/ON comparison as
  * one self-contained page (paired.h).  Per workload and in total: a plot of
  * each arm's success rate with its Wilson interval, the ON minus OFF score
- * with its interval, and the sign test's reading of the discordant pairs.
+ * with its interval, and what the pairs show in words (paired_verdict.h).
  * Every mark is also a word: colour only adds.
  */
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "html.h"
 #include "json.h"
 #include "paired.h"
+#include "paired_verdict.h"
 #include "report.h"
 
 /* The plot: a 0-100% axis and one row per arm. */
@@ -119,8 +120,6 @@ static void arm_row(struct sbuf *b, jv summary, const char *arm)
 
 static void section(struct sbuf *b, const char *title, jv summary)
 {
-	const char *verdict;
-	double p = paired_sign_test(summary, &verdict);
 	struct sbuf text = { 0 };
 
 	sbuf_add(b, "<section>\n<h2>");
@@ -138,12 +137,27 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	char *line = sbuf_take(&text);
 	add_code_spans(b, line);
 	free(line);
-	sbuf_addf(b, "</p>\n<p class=\"sign\">Sign test over the discordant pairs: p = %.4g, ", p);
-	report_add_escaped(b, verdict);
+	sbuf_add(b, "</p>\n<p class=\"sign\">What the pairs show: ");
+	paired_add_verdict(&text, summary);
+	line = sbuf_take(&text);
+	report_add_escaped(b, line);
+	free(line);
 	sbuf_add(b, ".</p>\n</section>\n");
 }
 
-void paired_add_html(struct sbuf *b, jv report, int color)
+/* 1.4.1's paired report names neither, so without the observations the
+ * page says where they come from instead of leaving them out unsaid. */
+static void add_facts(struct sbuf *b, const struct page_facts *facts)
+{
+	if (facts->dated || facts->undated)
+		page_facts_html(b, facts, "Arms ran");
+	else
+		sbuf_add(b, "<p class=\"under-test\">The paired report names neither the "
+			    "PowerContext under test nor when the arms ran: give pc-report the arm "
+			    "observations after it.</p>\n");
+}
+
+void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color)
 {
 	jv tasks = json_get(report, "tasks"), total = json_get(report, "total");
 	jv agent = json_get(report, "agent");
@@ -152,6 +166,7 @@ void paired_add_html(struct sbuf *b, jv report, int color)
 	char *style = text_fmt("%s%s", style_paired, color ? style_paired_color : "");
 	html_open(b, "PowerContext OFF/ON comparison", style, color);
 	free(style);
+	add_facts(b, facts);
 	sbuf_addf(b, "<p class=\"trials\">%.0f trial(s) per arm. ",
 		  json_number_at(report, "trials", 0));
 	paired_add_agent(&text, agent);

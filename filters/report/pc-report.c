@@ -12,7 +12,6 @@
  * With --ledger the cases are then recorded in the ledger, and with --trend
  * a second pass spools them again, each with its trend.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +24,7 @@
 #include "json.h"
 #include "ledger.h"
 #include "outdir.h"
-#include "paired.h"
+#include "paired_main.h"
 #include "report.h"
 #include "report_md.h"
 #include "stage.h"
@@ -46,7 +45,8 @@ static char *usage_text(void)
 		 "                 [--ledger URL [--trend] [--trend-runs N]]\n"
 		 "       pc-report --paired [--format text|markdown|html] [--output DIR]\n"
 		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts;\n"
-		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired).\n");
+		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired),\n"
+		 "then optionally the arm observations it summarizes.\n");
 	report_formats_add_help(&b, "  --format F    ");
 	sbuf_add(&b, "  --output DIR  also write DIR/<workload id>/report.md per workload\n"
 		     "  -v, --verbose text: show every assertion with its actual values, and\n"
@@ -59,9 +59,9 @@ static char *usage_text(void)
 		     "  --trend       show each case's verdicts over its last comparable runs\n"
 		     "  --trend-runs N  how many runs a trend shows (default 10, 1 to 1000)\n"
 		     "  --paired      an OFF/ON comparison's report: markdown is PowerContext's\n"
-		     "                report.md, text adds the sign test over discordant pairs,\n"
-		     "                html plots each arm's rate; --output DIR writes\n"
-		     "                DIR/report.md\n"
+		     "                report.md, text adds what the pairs show in words, html\n"
+		     "                plots each arm's rate and names the observations'\n"
+		     "                PowerContext and times; --output DIR writes DIR/report.md\n"
 		     "Exit: 0 all accepted (or skipped as expected), 1 invalid input, 2 a case\n"
 		     "failed, 3 inconclusive (or skipped before anything was collected); 1 when\n"
 		     "the ledger cannot be written, after the report is printed.  With --paired:\n"
@@ -376,53 +376,6 @@ static int write_report(const struct report_format *f, struct cases *cs,
 	return 0;
 }
 
-/* --paired: the one report on stdin, for people. */
-static int run_paired(const struct options *o, const struct redactor *red)
-{
-	struct stage_input in;
-	struct pc_err e;
-	struct sbuf b = { 0 };
-	jv report = jv_invalid(), doc;
-	int status = EXIT_OK;
-
-	stage_input_open(&in, "pc-report", red, SCHEMA_PAIRED_REPORT, &doc_paired_report);
-	while (stage_input_next(&in, &doc)) {
-		if (jv_is_valid(report))
-			status = stage_die("pc-report", red, EXIT_INVALID,
-					   "--paired reads one paired report; stdin holds more");
-		jv_free(report);
-		report = redact_jv(red, doc);
-	}
-	stage_input_close(&in);
-	if (status == EXIT_OK && in.status == EXIT_OK && !jv_is_valid(report))
-		status = stage_die("pc-report", red, EXIT_INVALID, "no paired report on stdin");
-	if (status != EXIT_OK || in.status != EXIT_OK) {
-		jv_free(report);
-		return stage_worst(status, in.status);
-	}
-	if (o->output) {
-		paired_add_markdown(&b, report);
-		char *text = sbuf_take(&b);
-		if (io_write_artifact(o->output, "report.md", text, strlen(text), &e) != 0)
-			status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
-		free(text);
-	}
-	const char *no_color = getenv("NO_COLOR");
-	if (!strcmp(o->format->name, "text"))
-		paired_add_text(&b, report);
-	else if (!strcmp(o->format->name, "html"))
-		paired_add_html(&b, report, !(no_color && *no_color));
-	else
-		paired_add_markdown(&b, report);
-	char *text = sbuf_take(&b);
-	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
-		status = stage_write_error("pc-report", errno);
-	free(text);
-	status = stage_worst(status, verdict_paired_exit(report));
-	jv_free(report);
-	return status;
-}
-
 static int run(const struct options *o, const struct redactor *red)
 {
 	struct cases cs = { 0 };
@@ -504,7 +457,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	init_redactor(&red, &o);
-	rc = o.paired ? run_paired(&o, &red) : run(&o, &red);
+	rc = o.paired ? paired_main(o.format->name, o.output, &red) : run(&o, &red);
 	redactor_free(&red);
 	ledger_url_free(&o.url);
 	return rc;

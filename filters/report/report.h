@@ -58,6 +58,10 @@ int report_out_sync(struct report_out *o);
 
 const char *report_case_name(const struct report_case *c);
 
+/* The place of name in an array of names (borrowed), or -1: the few names
+ * a page lists once each (assertions, scores, commits). */
+int report_name_index(jv names, const char *name);
+
 /* c's assertions, scores, labels, metrics or attributes (a new reference). */
 jv report_section(const struct report_case *c, const char *name);
 

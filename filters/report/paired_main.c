@@ -1,0 +1,103 @@
+/* paired_main: pc-report --paired's input, its report.md and its stdout
+ * (paired_main.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docs.h"
+#include "io.h"
+#include "json.h"
+#include "page_facts.h"
+#include "paired.h"
+#include "paired_main.h"
+#include "stage.h"
+#include "verdict.h"
+
+/* An observation (consumed, redacted) adds its PowerContext and its
+ * times to the page's facts. */
+static void add_observation(struct page_facts *facts, jv observation)
+{
+	jv env = json_get(observation, "environment");
+
+	page_facts_add(facts, json_str(env, "commit"), json_str(env, "started_at"),
+		       json_str(env, "finished_at"));
+	jv_free(env);
+	jv_free(observation);
+}
+
+/* *report (owned) the one paired report, facts what the observations
+ * after it say; the input's exit status. */
+static int read_input(const struct redactor *red, jv *report, struct page_facts *facts)
+{
+	struct stage_input in;
+	jv doc;
+
+	stage_input_open(&in, "pc-report", red, SCHEMA_PAIRED_REPORT, &doc_paired_report);
+	while (stage_input_next(&in, &doc)) {
+		if (jv_is_valid(*report)) {
+			add_observation(facts, redact_jv(red, doc));
+			continue;
+		}
+		*report = redact_jv(red, doc);
+		/* whatever follows the report is an arm observation */
+		in.schema = SCHEMA_PAIRED_ARM;
+		in.shape = &doc_paired_arm;
+	}
+	stage_input_close(&in);
+	if (in.status == EXIT_OK && !jv_is_valid(*report))
+		return stage_die("pc-report", red, EXIT_INVALID, "no paired report on stdin");
+	return in.status;
+}
+
+/* report.md under output: 1.4.1's file, whatever format stdout gets. */
+static int write_markdown(const char *output, jv report, const struct redactor *red)
+{
+	struct sbuf b = { 0 };
+	struct pc_err e;
+	int status = EXIT_OK;
+
+	paired_add_markdown(&b, report);
+	char *text = sbuf_take(&b);
+	if (io_write_artifact(output, "report.md", text, strlen(text), &e) != 0)
+		status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
+	free(text);
+	return status;
+}
+
+static int write_stdout(const char *format, jv report, const struct page_facts *facts)
+{
+	struct sbuf b = { 0 };
+	const char *no_color = getenv("NO_COLOR");
+	int status = EXIT_OK;
+
+	if (!strcmp(format, "text"))
+		paired_add_text(&b, report);
+	else if (!strcmp(format, "html"))
+		paired_add_html(&b, report, facts, !(no_color && *no_color));
+	else
+		paired_add_markdown(&b, report);
+	char *text = sbuf_take(&b);
+	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
+		status = stage_write_error("pc-report", errno);
+	free(text);
+	return status;
+}
+
+int paired_main(const char *format, const char *output, const struct redactor *red)
+{
+	struct page_facts facts;
+	jv report = jv_invalid();
+
+	page_facts_init(&facts);
+	int status = read_input(red, &report, &facts);
+	if (status == EXIT_OK) {
+		if (output)
+			status = write_markdown(output, report, red);
+		status = stage_worst(status, write_stdout(format, report, &facts));
+		status = stage_worst(status, verdict_paired_exit(report));
+	}
+	jv_free(report);
+	page_facts_free(&facts);
+	return status;
+}

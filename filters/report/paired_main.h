@@ -1,0 +1,17 @@
+/* paired_main: pc-report --paired, from stdin to stdout (docs/DESIGN.md
+ * §11.3).  Stdin holds one powercontext.e2e-paired-report/v4 and, after
+ * it, optionally the arm observations it summarizes: 1.4.1's paired report
+ * names neither the PowerContext under test nor when the arms ran, and
+ * the html page takes both from them (page_facts.h).
+ */
+#ifndef PC_REPORT_PAIRED_MAIN_H
+#define PC_REPORT_PAIRED_MAIN_H
+
+#include "redact.h"
+
+/* The report in format ("text", "markdown" or "html") on stdout, and with
+ * output (or NULL) output/report.md; the exit status (verdict.h's
+ * verdict_paired_exit, or the worst input or output error). */
+int paired_main(const char *format, const char *output, const struct redactor *red);
+
+#endif
