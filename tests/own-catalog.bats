@@ -77,6 +77,14 @@ readme_block() {
 	assert_stderr_contains "$T/bad/bad.yaml"
 	refute_stderr_contains "pc-server:"
 	[[ ! -e $T/out ]] || fail "OUTPUT was made"
+	# paired and rescore read the same directory
+	run --separate-stderr env PC_BIN="$PC_BIN" "$REPO/pc-e2e" paired CATALOG="$T/bad" OUTPUT="$T/out"
+	assert_exit 1
+	assert_stderr_contains "$T/bad/bad.yaml"
+	[[ ! -e $T/out ]] || fail "OUTPUT was made"
+	run --separate-stderr env PC_BIN="$PC_BIN" "$REPO/pc-e2e" rescore CATALOG="$T/bad" "$ACCEPTED"
+	assert_exit 1
+	assert_stderr_contains "$T/bad/bad.yaml"
 }
 
 @test "make acceptance keeps the exact status on its last line of its own, under make's flattened 2" {
