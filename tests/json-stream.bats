@@ -42,7 +42,10 @@ five"
 }
 
 @test "the same stream evaluates the same whatever its layout" {
-	jq -c . "$ACCEPTED" >"$T/compact.json"
+	# compacted by Python, which keeps each number's text (jq's 1.6 writes 1.0
+	# as 1, another document for Python and so for the release's report.md)
+	python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin), separators=(",", ":")))' \
+		<"$ACCEPTED" >"$T/compact.json"
 	evaluate_stream "$T/compact.json"
 	mv "$T/out.jsonl" "$T/from-compact.jsonl"
 	evaluate_stream "$ACCEPTED"

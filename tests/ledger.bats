@@ -75,7 +75,10 @@ record() {
 	local id=$1 time=$2 verdict=$3
 	shift 3
 	run_of "$id" "$time" "$verdict" "${EDIT:-.}" >"$T/$id.json"
-	run --separate-stderr pc-report --ledger "$L" "$@" <"$T/$id.json"
+	# the suite's ledger unless the test names its own: --ledger holds one value
+	local ledger=(--ledger "$L")
+	[[ " $* " != *" --ledger "* ]] || ledger=()
+	run --separate-stderr pc-report "${ledger[@]}" "$@" <"$T/$id.json"
 }
 
 sql() {
