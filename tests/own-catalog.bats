@@ -60,6 +60,10 @@ readme_block() {
 	assert_stderr_contains "acceptance: CATALOG=$T/nowhere is not a directory: give pc-e2e, powercontext or a directory of workload manifests"
 	[[ ${stderr_lines[-1]} == "pc-e2e acceptance: exit 64: usage error" ]] || fail "${stderr_lines[-1]}"
 	[[ ! -e $T/out ]] || fail "OUTPUT was made: $(ls -A "$T/out")"
+	run --separate-stderr "$REPO/pc-e2e" acceptence
+	assert_exit 64
+	[[ ${stderr_lines[0]} == "pc-e2e: unknown command 'acceptence'" && ${stderr_lines[1]} == "usage: ./pc-e2e acceptance "* ]] ||
+		fail "$stderr"
 	run --separate-stderr env PC_BIN="$PC_BIN" "$REPO/pc-e2e" paired CATALOGUE=mine OUTPUT="$T/out"
 	assert_exit 64
 	assert_stderr_contains "pc-e2e paired: unknown setting CATALOGUE"
