@@ -104,7 +104,9 @@ run_blocks() {
 		# shellcheck disable=SC2053  # FILTER is a pattern
 		[[ $text == $1 ]] || continue
 		printf '%s\n' "$text" >"$T/block.sh"
-		(cd "$T/work" && run="$RUN" PATH="$PC_BIN:$PATH" timeout -k 10 "$EXEC_LIMIT" \
+		# a hang guard, not a time limit: a whole-catalog block ran past 300 s
+		# on a loaded machine (tests/acceptance.bats)
+		(cd "$T/work" && run="$RUN" PATH="$PC_BIN:$PATH" timeout -k 10 "$((EXEC_LIMIT * 3))" \
 			bash -e -o pipefail "$T/block.sh" >"$T/block.out" 2>"$T/block.err" 3>&-) ||
 			fail "$source:$line exited $?: $text
 --- stderr ---
