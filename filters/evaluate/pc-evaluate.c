@@ -102,14 +102,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "root", required_argument, NULL, 'r' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = {
-		.prog = "pc-evaluate",
-		.usage = usage,
-		.shortopts = "",
-		.longs = longs,
-		.argc = argc,
-		.argv = argv,
-	};
+	struct stage_cli cli = STAGE_CLI("pc-evaluate", usage, "", longs, argc, argv);
 	int c;
 
 	o->prefix = "e2e";

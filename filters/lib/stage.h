@@ -61,6 +61,13 @@ struct stage_cli {
 	unsigned char seen[UCHAR_MAX + 1]; /* stage_option's, zero at first */
 };
 
+/* A stage_cli with nothing seen yet and no repeatable option. */
+#define STAGE_CLI(prog_, usage_, shortopts_, longs_, argc_, argv_)                                \
+	{                                                                                         \
+		.prog = (prog_), .usage = (usage_), .shortopts = (shortopts_), .longs = (longs_), \
+		.argc = (argc_), .argv = (argv_)                                                  \
+	}
+
 int stage_option(struct stage_cli *cli);
 
 /* The exit code for a stage_option result that ended parsing early. */

@@ -528,14 +528,7 @@ int main(int argc, char **argv)
 		{ "paired", no_argument, NULL, 'p' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = {
-		.prog = "pc-normalize",
-		.usage = usage,
-		.shortopts = "",
-		.longs = longs,
-		.argc = argc,
-		.argv = argv,
-	};
+	struct stage_cli cli = STAGE_CLI("pc-normalize", usage, "", longs, argc, argv);
 	const struct stage_pass pass = {
 		.prog = "pc-normalize",
 		.schema = SCHEMA_RUN,

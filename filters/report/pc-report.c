@@ -120,14 +120,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		{ "paired", no_argument, NULL, 'p' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = {
-		.prog = "pc-report",
-		.usage = usage,
-		.shortopts = "v",
-		.longs = longs,
-		.argc = argc,
-		.argv = argv,
-	};
+	struct stage_cli cli = STAGE_CLI("pc-report", usage, "v", longs, argc, argv);
 	const char *format = NULL;
 	int c;
 

@@ -210,14 +210,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		{ "flush", no_argument, NULL, 'F' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = {
-		.prog = "pc-run-bub",
-		.usage = usage,
-		.shortopts = "",
-		.longs = longs,
-		.argc = argc,
-		.argv = argv,
-	};
+	struct stage_cli cli = STAGE_CLI("pc-run-bub", usage, "", longs, argc, argv);
 	const char *runner = runners[0].name, *host = NULL, *trials = NULL, *session = NULL;
 	char *end;
 	int c, paired = 0;

@@ -42,16 +42,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "category", required_argument, NULL, 'c' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = {
-		.prog = "pc-select",
-		.usage = usage,
-		.shortopts = "",
-		.longs = longs,
-		.argc = argc,
-		.argv = argv,
-		.repeatable = "ic",
-	};
+	struct stage_cli cli = STAGE_CLI("pc-select", usage, "", longs, argc, argv);
 	int c;
+
+	cli.repeatable = "ic";
 
 	while ((c = stage_option(&cli)) >= 0) {
 		switch (c) {
