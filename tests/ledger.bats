@@ -304,7 +304,7 @@ URLS
 	for n in 0 1001 x 2.5 ''; do
 		run --separate-stderr pc-report --ledger "$L" --trend-runs "$n" <"$T/r1.json"
 		assert_failure 64
-		assert_equal "$(head -n1 <<<"$stderr")" "pc-report: --trend-runs must be a whole number from 1 to 1000"
+		assert_equal "$(head -n1 <<<"$stderr")" "pc-report: --trend-runs must be a whole number of runs from 1 to 1000"
 	done
 }
 

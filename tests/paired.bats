@@ -127,11 +127,20 @@ arms_of() {
 }
 
 @test "--trials takes a whole number of trials and needs --paired; pc-report --paired takes text, markdown or html" {
-	for bad in 0 -1 x 10001; do
+	# one range and one message for --trials in both filters that read it
+	for bad in 0 -1 x 10001 ' 7' 0x10; do
 		run --separate-stderr pc-evaluate --paired --trials "$bad" </dev/null
 		assert_exit 64
-		assert_stderr_contains "--trials must be a whole number from 1 to 10000"
+		assert_stderr_contains "pc-evaluate: --trials must be a whole number of trials from 1 to 10000"
+		run --separate-stderr pc-run-bub --paired --trials "$bad" </dev/null
+		assert_exit 64
+		assert_stderr_contains "pc-run-bub: --trials must be a whole number of trials from 1 to 10000"
 	done
+	# 10000 passes --trials: the refusal is --jobs's
+	run --separate-stderr pc-run-bub --paired --trials 10000 --jobs 2 </dev/null
+	assert_exit 64
+	assert_stderr_contains "--paired runs one arm at a time"
+	refute_stderr_contains "must be a whole number"
 	run --separate-stderr pc-evaluate --trials 2 </dev/null
 	assert_exit 64
 	assert_stderr_contains "--trials needs --paired"

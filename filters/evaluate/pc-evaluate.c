@@ -81,15 +81,6 @@ struct evaluation_pass {
 	struct sha256_hasher hasher; /* owned: the manifest digests' */
 };
 
-/* A positive whole number of trials, or 0. */
-static int parse_trials(const char *text)
-{
-	size_t digits = strspn(text, "0123456789");
-	long n = digits && digits == strlen(text) && digits <= 5 ? strtol(text, NULL, 10) : 0;
-
-	return n >= 1 && n <= 10000 ? (int)n : 0;
-}
-
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longs[] = {
@@ -116,10 +107,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->policy = optarg;
 		else if (c == 'P')
 			o->paired = 1;
-		else if (c == 'T' && (o->trials = parse_trials(optarg)) == 0)
-			return stage_usage_error("pc-evaluate", usage,
-						 "--trials must be a whole number from 1 to 10000"),
-			       STAGE_USAGE;
+		else if (c == 'T' && stage_count(&cli, "--trials", "trials", optarg, 1,
+						 STAGE_TRIALS_MAX, &o->trials) != 0)
+			return STAGE_USAGE;
 		else if (c == 'o')
 			o->output = optarg;
 		else if (c == 'c')

@@ -1,8 +1,10 @@
 #include "docs_rules.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "choice.h"
 #include "docs.h"
 #include "text.h"
 
@@ -16,15 +18,16 @@ static int const_is(const char *s, const char *want, char *why, size_t whylen)
 
 static int one_of(const char *s, const char *const *allowed, char *why, size_t whylen)
 {
-	size_t used;
+	struct sbuf b = { 0 };
 
 	for (const char *const *a = allowed; *a; a++)
 		if (!strcmp(s, *a))
 			return 0;
-	used = (size_t)snprintf(why, whylen, "must be one of");
-	for (const char *const *a = allowed; *a && used < whylen; a++)
-		used += (size_t)snprintf(why + used, whylen - used, "%s %s",
-					 a == allowed ? "" : ",", *a);
+	sbuf_add(&b, "must be one of ");
+	choice_add_names(&b, choice_string_at, allowed, ", ", ", ");
+	char *msg = sbuf_take(&b);
+	snprintf(why, whylen, "%s", msg);
+	free(msg);
 	return -1;
 }
 

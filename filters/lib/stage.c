@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "choice.h"
 #include "io.h"
 
 int stage_die(const char *prog, const struct redactor *r, int code,
@@ -319,10 +320,31 @@ int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct 
 	return status;
 }
 
+int stage_count(const struct stage_cli *cli, const char *option, const char *unit,
+		const char *text, int lo, int hi, int *n)
+{
+	size_t digits = strspn(text, "0123456789");
+	long value = digits && !text[digits] && digits <= 9 ? strtol(text, NULL, 10) : -1;
+
+	if (value >= lo && value <= hi) {
+		*n = (int)value;
+		return 0;
+	}
+	char *msg = text_fmt("%s must be a whole number of %s from %d to %d", option, unit, lo, hi);
+	stage_usage_error(cli->prog, cli->usage, msg);
+	free(msg);
+	return STAGE_USAGE;
+}
+
 int stage_check_policy(const char *prog, const char *usage, const char *policy)
 {
-	if (!strcmp(policy, "collect-all") || !strcmp(policy, "fail-fast"))
-		return 0;
-	stage_usage_error(prog, usage, "--failure-policy must be collect-all or fail-fast");
+	static const char *const policies[] = { "collect-all", "fail-fast", NULL };
+
+	for (size_t i = 0; policies[i]; i++)
+		if (!strcmp(policy, policies[i]))
+			return 0;
+	char *msg = choice_refusal("--failure-policy", choice_string_at, policies);
+	stage_usage_error(prog, usage, msg);
+	free(msg);
 	return STAGE_USAGE;
 }

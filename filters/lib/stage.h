@@ -70,6 +70,18 @@ struct stage_cli {
 
 int stage_option(struct stage_cli *cli);
 
+/* An option's value as a whole number of unit from lo to hi, digits only
+ * (strtol would also take a sign, spaces and 0x): 0 with *n set, or the
+ * usage error "OPTION must be a whole number of UNIT from LO to HI"
+ * (STAGE_USAGE). */
+int stage_count(const struct stage_cli *cli, const char *option, const char *unit,
+		const char *text, int lo, int hi, int *n);
+
+/* The trials of a paired run, wherever --trials is read. */
+enum {
+	STAGE_TRIALS_MAX = 10000
+};
+
 /* The exit code for a stage_option result that ended parsing early. */
 int stage_option_exit(int result);
 

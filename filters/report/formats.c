@@ -43,10 +43,10 @@ static const char *separator_after(const struct report_format *const *f, const c
 	return text_list_separator(!f[1], f[1] && !f[2], sep, last_sep);
 }
 
-void report_formats_add_names(struct sbuf *b, const char *sep, const char *last_sep)
+const char *report_format_name_at(const void *table, size_t i)
 {
-	for (const struct report_format *const *f = formats; *f; f++)
-		sbuf_addf(b, "%s%s", (*f)->name, separator_after(f, sep, last_sep));
+	(void)table;
+	return formats[i] ? formats[i]->name : NULL;
 }
 
 /* A format's words are never split across lines. */

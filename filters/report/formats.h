@@ -40,9 +40,9 @@ struct report_format {
 /* The format called name, or NULL. */
 const struct report_format *report_format_named(const char *name);
 
-/* The formats' names in the table's order, sep between two, last_sep
- * before the last: "text|markdown|…" or "text, markdown, … or html". */
-void report_formats_add_names(struct sbuf *b, const char *sep, const char *last_sep);
+/* The i-th format's name in --help's order, NULL past the last: the
+ * table's choice_name_at (choice.h; table unused). */
+const char *report_format_name_at(const void *table, size_t i);
 
 /* --help's lines for --format: lead, then each name with its gist, wrapped
  * under lead to 79 columns. */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "choice.h"
 #include "docs.h"
 #include "formats.h"
 #include "io.h"
@@ -39,7 +40,7 @@ static char *usage_text(void)
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "usage: pc-report [--format ");
-	report_formats_add_names(&b, "|", "|");
+	choice_add_names(&b, report_format_name_at, NULL, "|", "|");
 	sbuf_add(&b,
 		 "] [--output DIR] [-v|--verbose]\n"
 		 "                 [--ledger URL [--trend] [--trend-runs N]]\n"
@@ -73,11 +74,8 @@ static char *usage_text(void)
 /* The usage error for a --format that names no row of the table. */
 static int unknown_format(const char *usage)
 {
-	struct sbuf b = { 0 };
+	char *msg = choice_refusal("--format", report_format_name_at, NULL);
 
-	sbuf_add(&b, "--format must be ");
-	report_formats_add_names(&b, ", ", " or ");
-	char *msg = sbuf_take(&b);
 	stage_usage_error("pc-report", usage, msg);
 	free(msg);
 	return STAGE_USAGE;
@@ -89,18 +87,6 @@ struct options {
 	int verbose, trend, trend_runs, paired;
 	struct ledger_url url; /* parsed from --ledger */
 };
-
-/* --trend-runs: a whole number from 1 to 1000. */
-static int parse_runs(const char *s, int *runs)
-{
-	char *end;
-	long n = strtol(s, &end, 10);
-
-	if (!*s || *end || n < 1 || n > 1000)
-		return -1;
-	*runs = (int)n;
-	return 0;
-}
 
 /* The formats --paired writes. */
 static int paired_format(const struct report_format *f)
@@ -132,12 +118,9 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		case 't': o->trend = 1; break;
 		case 'p': o->paired = 1; break;
 		case 'n':
-			if (parse_runs(optarg, &o->trend_runs) != 0)
-				return stage_usage_error(
-					       "pc-report", usage,
-					       "--trend-runs must be a whole number from 1 to "
-					       "1000"),
-				       STAGE_USAGE;
+			if (stage_count(&cli, "--trend-runs", "runs", optarg, 1, 1000,
+					&o->trend_runs) != 0)
+				return STAGE_USAGE;
 			o->trend = 1;
 			break;
 		default: o->verbose++;

@@ -23,7 +23,8 @@ extern const struct host hosts[];
 /* The host --host name selects, or NULL. */
 const struct host *host_named(const char *name);
 
-/* The hosts' names, sep between two and last_sep before the last. */
-void hosts_add_names(struct sbuf *b, const char *sep, const char *last_sep);
+/* The i-th host's name, NULL past the last: the table's choice_name_at
+ * (choice.h; table unused). */
+const char *host_name_at(const void *table, size_t i);
 
 #endif

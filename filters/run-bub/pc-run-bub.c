@@ -16,6 +16,7 @@
 #include "agent.h"
 #include "arm.h"
 #include "batch.h"
+#include "choice.h"
 #include "docs.h"
 #include "hosts.h"
 #include "io.h"
@@ -38,7 +39,7 @@ static char *usage_text(void)
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "usage: pc-run-bub [--runner ");
-	runners_add_names(&b, "|", "|");
+	choice_add_names(&b, runner_name_at, NULL, "|", "|");
 	sbuf_add(
 		&b,
 		"] [--failure-policy POLICY] [--output DIR]\n"
@@ -87,7 +88,7 @@ static char *usage_text(void)
 		"                   per arm, its files under DIR/<id>/trial-<n>/<off|on>/\n"
 		"  --trials N       with --paired: trials per workload (default 2)\n"
 		"  --host HOST      with --paired: the agent compared, one of ");
-	hosts_add_names(&b, ", ", " or ");
+	choice_add_names(&b, host_name_at, NULL, ", ", " or ");
 	sbuf_add(&b, "\n"
 		     "                   (default bub; only bub runs on this machine)\n"
 		     "  --settle SCOPE   settle a paired ON arm's Scope after agent session N\n"
@@ -100,11 +101,7 @@ static char *usage_text(void)
 /* The usage error for a --runner no row names: "--runner must be a, b or c". */
 static int unknown_runner(const char *usage)
 {
-	struct sbuf b = { 0 };
-
-	sbuf_add(&b, "--runner must be ");
-	runners_add_names(&b, ", ", " or ");
-	char *msg = sbuf_take(&b);
+	char *msg = choice_refusal("--runner", runner_name_at, NULL);
 	int rc = stage_usage_error("pc-run-bub", usage, msg);
 	free(msg);
 	return rc;
@@ -135,28 +132,23 @@ static char *absolute_path(const char *path)
 }
 
 /* --paired and what only it takes: --trials N and --host HOST. */
-static int paired_args(int paired, const char *trials, const char *host, const char *usage,
-		       struct options *o)
+static int paired_args(int paired, const char *trials, const char *host,
+		       const struct stage_cli *cli, struct options *o)
 {
+	const char *usage = cli->usage;
+
 	if (!paired && (trials || host))
 		return stage_usage_error("pc-run-bub", usage,
 					 trials ? "--trials needs --paired"
 						: "--host needs --paired");
 	if (!paired)
 		return 0;
-	o->trials = !trials ? 2
-		    : strspn(trials, "0123456789") == strlen(trials) && strlen(trials) <= 4
-			    ? atoi(trials)
-			    : 0;
-	if (o->trials < 1)
-		return stage_usage_error(
-			"pc-run-bub", usage,
-			"--trials must be a whole number of trials from 1 to 9999");
+	o->trials = 2;
+	if (trials && stage_count(cli, "--trials", "trials", trials, 1, STAGE_TRIALS_MAX,
+				  &o->trials) != 0)
+		return -1;
 	if (host && !(o->host = host_named(host))) {
-		struct sbuf b = { 0 };
-		sbuf_add(&b, "--host must be ");
-		hosts_add_names(&b, ", ", " or ");
-		char *msg = sbuf_take(&b);
+		char *msg = choice_refusal("--host", host_name_at, NULL);
 		stage_usage_error("pc-run-bub", usage, msg);
 		free(msg);
 		return -1;
@@ -234,17 +226,9 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 			o->registry = absolute_path(optarg);
 			break;
 		case 'j':
-			/* digits only: strtol would also take a sign, spaces and 0x */
-			o->jobs = strspn(optarg, "0123456789") == strlen(optarg) &&
-						  strlen(optarg) <= 4
-					  ? atoi(optarg)
-					  : 0;
-			if (o->jobs < 1 || o->jobs > JOBS_MAX)
-				return stage_usage_error(
-					       "pc-run-bub", usage,
-					       "--jobs must be a whole number of workloads from 1 "
-					       "to " JOBS_MAX_TEXT),
-				       STAGE_USAGE;
+			if (stage_count(&cli, "--jobs", "workloads", optarg, 1, JOBS_MAX,
+					&o->jobs) != 0)
+				return STAGE_USAGE;
 			break;
 		default:
 			o->agent_timeout = strtod(optarg, &end);
@@ -261,7 +245,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 	}
 	if (c != STAGE_END)
 		return c;
-	if (paired_args(paired, trials, host, usage, o) != 0 ||
+	if (paired_args(paired, trials, host, &cli, o) != 0 ||
 	    settle_args(session, usage, o) != 0)
 		return STAGE_USAGE;
 	if (!(o->runner = runner_named(runner)))

@@ -27,8 +27,9 @@ struct runner {
 /* Every runner, the default first; a row with a NULL name ends it. */
 extern const struct runner runners[];
 
-/* The runners' names, sep between two and last_sep before the last. */
-void runners_add_names(struct sbuf *b, const char *sep, const char *last_sep);
+/* The i-th runner's name, NULL past the last: the table's choice_name_at
+ * (choice.h; table unused). */
+const char *runner_name_at(const void *table, size_t i);
 
 /* The runner --runner name selects, or NULL. */
 const struct runner *runner_named(const char *name);
