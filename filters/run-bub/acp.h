@@ -21,7 +21,7 @@
 
 /* What a terminal/create command did. */
 struct acp_terminal_result {
-	char *output; /* stdout and stderr merged (caller of run allocates, acp frees) */
+	char *output; /* stdout and stderr merged (run_command allocates, acp frees) */
 	size_t len;
 	int signalled; /* 0: exited with code; 1: killed (the deadline passed) */
 	int code;
@@ -33,8 +33,8 @@ struct acp_terminal_result {
  * wait_for_exit always find it finished: an agent that waits sees what
  * Harbor's background terminals give, one that does not still waits. */
 struct acp_terminal_host {
-	int (*run)(void *ctx, jv params, long long deadline_ms, struct acp_terminal_result *out,
-		   struct pc_err *e);
+	int (*run_command)(void *ctx, jv params, long long deadline_ms,
+			   struct acp_terminal_result *out, struct pc_err *e);
 	void *ctx;
 };
 

@@ -102,7 +102,8 @@ static jv create_terminal(struct acp_client *c, jv id, jv params)
 			     jv_string("cwd"), json_at(params, "cwd"),
 			     jv_string("env"), json_at(params, "env"),
 			     jv_string("output_byte_limit"), json_at(params, "outputByteLimit")));
-	if (c->terminal_host->run(c->terminal_host->ctx, params, c->deadline_ms, &res, &e) != 0) {
+	const struct acp_terminal_host *host = c->terminal_host;
+	if (host->run_command(host->ctx, params, c->deadline_ms, &res, &e) != 0) {
 		acp_record(c, "terminal_output_error",
 			   JV_OBJECT(jv_string("terminal_id"), jv_string(tid),
 				     jv_string("error"),

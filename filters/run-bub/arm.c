@@ -65,7 +65,7 @@ void arm_take_settled(struct arm *a, jv settled)
 	jv_free(settled);
 }
 
-void arm_session_ended(struct arm *a, const struct run *r)
+void arm_session_ended(struct arm *a, const struct workload_run *r)
 {
 	if (!a->on || !r->scope)
 		return;

@@ -14,7 +14,7 @@
 #include "err.h"
 #include "pcclient.h"
 
-struct run;
+struct workload_run;
 
 struct arm {
 	int trial;    /* 1…N */
@@ -49,7 +49,7 @@ void arm_take_settled(struct arm *a, jv settled);
 
 /* After each agent session of r the local runner calls this: an ON arm
  * settles its Scope (the flush only before a later session). */
-void arm_session_ended(struct arm *a, const struct run *r);
+void arm_session_ended(struct arm *a, const struct workload_run *r);
 
 /* The sessions a Harbor job settled (pc-run-bub --settle, one line each in
  * path, python/pc_e2e_harbor/settle.py) into the arm; no file, none. */

@@ -48,7 +48,7 @@ static const char *harbor_venv(void)
 /* ---- Harbor's process ---- */
 
 /* The agent's environment as one JSON object. */
-static char *agent_env_json(const struct run *r)
+static char *agent_env_json(const struct workload_run *r)
 {
 	struct envv env = { NULL, 0 };
 	jv obj = jv_object();
@@ -69,7 +69,7 @@ static char *agent_env_json(const struct run *r)
 
 /* A merged batch's agent invocations, each as what it sets over the
  * agent's environment: its member's scope and model. */
-static char *invocations_json(const struct run *r)
+static char *invocations_json(const struct workload_run *r)
 {
 	jv list = jv_array();
 
@@ -178,7 +178,7 @@ static char *log_tail(const char *path, int lines)
 /* How long Harbor may take, in ms (-1: no limit): each step's agent and
  * verifier deadlines as Harbor reads them, plus set-up.  A step without an
  * agent deadline, a registry task or one that cannot be read here has none. */
-static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
+static long long harbor_deadline_ms(const struct workload_run *r, const char *task_dir)
 {
 	char *path = task_dir ? io_join(task_dir, "task.toml") : NULL;
 	struct pc_err e;
@@ -213,7 +213,7 @@ static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
  * the SETTLE_KWARGS strings in owned[], which the caller frees), and the
  * Server's client settings in env. */
 #define SETTLE_KWARGS 4
-static void settle_plugin(const struct run *r, const char *job_dir, char **argv, int n,
+static void settle_plugin(const struct workload_run *r, const char *job_dir, char **argv, int n,
 			  struct envv *env, char *owned[SETTLE_KWARGS])
 {
 	char exe[PATH_MAX];
@@ -242,7 +242,7 @@ static void settle_plugin(const struct run *r, const char *job_dir, char **argv,
 	free(log);
 }
 
-static int run_harbor(const struct run *r, const char *task_dir, const char *job_dir,
+static int run_harbor(const struct workload_run *r, const char *task_dir, const char *job_dir,
 		      const char *config, struct pc_err *e)
 {
 	char *harbor = io_join(harbor_venv(), "bin/harbor");
@@ -334,7 +334,7 @@ static void note_agent(struct runner_result *res, jv step)
 
 /* One step's result (borrowed), or a single-step trial's, which Harbor
  * keeps at the top level: its exception as an error, and its agent. */
-static void read_step(struct run *r, struct runner_result *res, jv step, const char *name)
+static void read_step(struct workload_run *r, struct runner_result *res, jv step, const char *name)
 {
 	jv exception = json_get(step, "exception_info");
 
@@ -346,7 +346,7 @@ static void read_step(struct run *r, struct runner_result *res, jv step, const c
 
 /* What the trial says: its rewards, its agent, and every exception as an
  * error, the way the local runner reports them. */
-static void read_trial(struct run *r, struct runner_result *res)
+static void read_trial(struct workload_run *r, struct runner_result *res)
 {
 	struct pc_err e;
 	char *path = io_join(res->trial_dir, HARBOR_RESULT_FILE);
@@ -380,7 +380,7 @@ static void read_trial(struct run *r, struct runner_result *res)
 
 /* What the job's settle plugin wrote, into the arm; a file that cannot be
  * read is an error of the run. */
-static void read_settled(struct run *r, const char *job_dir)
+static void read_settled(struct workload_run *r, const char *job_dir)
 {
 	char *path = io_join(job_dir, HARBOR_SETTLED_SESSIONS_FILE);
 	struct pc_err e;
@@ -391,7 +391,7 @@ static void read_settled(struct run *r, const char *job_dir)
 }
 
 /* One Harbor job: its JobConfig, `harbor run`, and the trial it wrote. */
-struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
+struct runner_result harbor_runner_run(struct workload_run *r, const char *task_dir)
 {
 	struct runner_result res = runner_result_none();
 	struct pc_err e;
@@ -435,8 +435,8 @@ struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
 /* Harbor is there, and a remote environment has what it needs: Harbor's own
  * credential check for that type, a Server it can reach, and a provisioned
  * Bub to install there. */
-int harbor_runner_check(const struct options *o, const struct pc_client *c, const char *project,
-			const struct agent *agent, struct pc_err *e)
+int harbor_runner_check(const struct run_bub_options *o, const struct pc_client *c,
+			const char *project, const struct agent *agent, struct pc_err *e)
 {
 	const char *venv = harbor_venv();
 

@@ -18,14 +18,14 @@ struct step_paths {
 
 /* One step (borrowed; task_toml too) of the trial in res: its step
  * result.  *stop is set when the trial must not go on. */
-jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv task_toml, jv step,
-	      int *stop);
+jv local_step(struct workload_run *r, struct runner_result *res, const char *task_dir,
+	      jv task_toml, jv step, int *stop);
 
 /* The step's agent in a new ACP session inside a sandbox, given the
  * instruction, for up to timeout_s (0: no limit): its agent_result, and
  * *exception set when it failed.  The first agent that answers initialize
  * is noted in res. */
-jv local_agent(struct run *r, struct runner_result *res, const struct step_paths *sp,
+jv local_agent(struct workload_run *r, struct runner_result *res, const struct step_paths *sp,
 	       const char *instruction, double timeout_s, jv *exception);
 
 #endif

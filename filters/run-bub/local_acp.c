@@ -17,7 +17,7 @@
 #include "sandbox.h"
 #include "text.h"
 
-static char **agent_argv(const struct run *r, const struct step_paths *sp,
+static char **agent_argv(const struct workload_run *r, const struct step_paths *sp,
 			 const char *acp_dir)
 {
 	char *script = text_fmt("exec %s </run/acp/in >/run/acp/out", r->agent->command);
@@ -44,13 +44,13 @@ static void remove_fifos(const char *dir)
 /* ---- one step: the agent's terminals ---- */
 
 struct terminal_host {
-	const struct run *r;
+	const struct workload_run *r;
 	const struct step_paths *sp;
 	int used;
 };
 
 /* env for a terminal command: the agent's, plus what the request names. */
-static void terminal_env(const struct run *r, jv params, struct envv *env)
+static void terminal_env(const struct workload_run *r, jv params, struct envv *env)
 {
 	jv extra = json_get(params, "env");
 
@@ -194,7 +194,7 @@ static jv usd_cost(jv cost)
 	return jv_null();
 }
 
-jv local_agent(struct run *r, struct runner_result *res, const struct step_paths *sp,
+jv local_agent(struct workload_run *r, struct runner_result *res, const struct step_paths *sp,
 	       const char *instruction, double timeout_s, jv *exception)
 {
 	struct acp_client c;

@@ -160,7 +160,7 @@ int paired_check_server(const struct pc_client *c, struct pc_err *e)
 
 /* The ON arm's own Scope, named as 1.4.1 names it; the audit window starts
  * after it, creating it being the harness's own decision. */
-static int open_arm_scope(struct run *r, struct arm *a)
+static int open_arm_scope(struct workload_run *r, struct arm *a)
 {
 	const char *id = json_str(r->workload, "id");
 	char *title = text_fmt("E2E paired workload: %s", id);
@@ -181,7 +181,7 @@ static int open_arm_scope(struct run *r, struct arm *a)
 	return rc;
 }
 
-static void read_audit(struct run *r, struct arm *a)
+static void read_audit(struct workload_run *r, struct arm *a)
 {
 	char end[CLOCK_UTC_LEN];
 	struct pc_err e;
@@ -201,7 +201,7 @@ static void read_audit(struct run *r, struct arm *a)
 
 /* The task the runner ran, when it is not the one the manifest pins: 1.4.1
  * stops the workload then, since more trials would repeat it. */
-static int ran_pinned_task(struct run *r)
+static int ran_pinned_task(struct workload_run *r)
 {
 	const char *trial = r->result.trial_dir;
 	char *path = trial ? io_join(trial, HARBOR_RESULT_FILE) : NULL;
@@ -224,7 +224,7 @@ static int ran_pinned_task(struct run *r)
 	return pinned_ok;
 }
 
-static void name_arm(struct run *r, const struct arm *a)
+static void name_arm(struct workload_run *r, const struct arm *a)
 {
 	const char *id = json_str(r->workload, "id");
 	char hex[13], *arm_dir = outdir_arm(id, a->trial, arm_name(a));
@@ -241,7 +241,7 @@ static void name_arm(struct run *r, const struct arm *a)
 
 static jv run_arm(const struct fleet *f, int i, struct arm *a, int *pinned)
 {
-	struct run r;
+	struct workload_run r;
 	struct pc_err e;
 
 	run_begin(&r, f, i);
@@ -254,7 +254,7 @@ static jv run_arm(const struct fleet *f, int i, struct arm *a, int *pinned)
 	if (workload_model(f->o, r.workload, &r.agent_model, &e) != 0)
 		run_error(&r, "the workload's model: %s", e.msg);
 	else if (!a->on || open_arm_scope(&r, a) == 0)
-		r.result = f->o->runner->run(&r, json_str(task, "dir"));
+		r.result = f->o->runner->execute(&r, json_str(task, "dir"));
 	jv_free(task);
 	workload_scrub(&r);
 	read_audit(&r, a);

@@ -133,7 +133,7 @@ static char *absolute_path(const char *path)
 
 /* --paired and what only it takes: --trials N and --host HOST. */
 static int paired_args(int paired, const char *trials, const char *host,
-		       const struct stage_cli *cli, struct options *o)
+		       const struct stage_cli *cli, struct run_bub_options *o)
 {
 	const char *usage = cli->usage;
 
@@ -164,7 +164,7 @@ static int paired_args(int paired, const char *trials, const char *host,
 }
 
 /* --settle SCOPE and what only it takes: --session N, --flush. */
-static int settle_args(const char *session, const char *usage, struct options *o)
+static int settle_args(const char *session, const char *usage, struct run_bub_options *o)
 {
 	if (!o->settle_scope && (session || o->settle_flush))
 		return stage_usage_error("pc-run-bub", usage,
@@ -182,7 +182,7 @@ static int settle_args(const char *session, const char *usage, struct options *o
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, const char *usage, struct options *o)
+static int parse_args(int argc, char **argv, const char *usage, struct run_bub_options *o)
 {
 	static const struct option longs[] = {
 		{ "runner", required_argument, NULL, 'r' },
@@ -324,7 +324,7 @@ static int check_unpaired(jv selections, struct pc_err *e)
 
 /* Paired workloads run under --paired only, and --paired runs nothing
  * else, on a host that can run here. */
-static int check_pairing(const struct options *o, jv selections, struct pc_err *e)
+static int check_pairing(const struct run_bub_options *o, jv selections, struct pc_err *e)
 {
 	if (!o->trials)
 		return check_unpaired(selections, e);
@@ -338,7 +338,7 @@ static int check_pairing(const struct options *o, jv selections, struct pc_err *
 
 /* Model-backed workloads need a model, and the scripted one a script and a
  * loopback endpoint: refuse before anything runs. */
-static int check_models(const struct options *o, jv selections, struct pc_err *e)
+static int check_models(const struct run_bub_options *o, jv selections, struct pc_err *e)
 {
 	struct sbuf names = { 0 };
 	const char *base = getenv("BUB_API_BASE");
@@ -375,7 +375,7 @@ static int check_models(const struct options *o, jv selections, struct pc_err *e
 	return rc;
 }
 
-static char *output_dir(const struct options *o, struct pc_err *e)
+static char *output_dir(const struct run_bub_options *o, struct pc_err *e)
 {
 	char real[PATH_MAX];
 
@@ -431,7 +431,7 @@ static int run_selections(const struct fleet *f, int unit)
 		if (batch_size(f, i) > 1)
 			records = batch_run(f, i);
 		else {
-			struct run r;
+			struct workload_run r;
 			run_begin(&r, f, i);
 			records = JV_ARRAY(workload_run(&r));
 			run_end(&r);
@@ -455,7 +455,7 @@ static int run_unit(void *fleet, int unit)
 static char *unwritten_record(void *fleet, int i, const char *why)
 {
 	const struct fleet *f = fleet;
-	struct run r;
+	struct workload_run r;
 
 	run_begin(&r, f, i);
 	jv text = jv_dump_string(redact_jv(f->red, workload_unrun(&r, why)), 0);
@@ -487,7 +487,7 @@ static int run_fleet(const struct fleet *f, int *worker)
 	return stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
 }
 
-static int run_all(const struct options *o, const struct redactor *red)
+static int run_all(const struct run_bub_options *o, const struct redactor *red)
 {
 	struct pc_client client;
 	struct pc_err e;
@@ -570,7 +570,7 @@ static int run_all(const struct options *o, const struct redactor *red)
 
 /* --settle: one session of a Harbor job's ON arm, settled as the local
  * runner settles it, as one line on stdout; a failure is a line too. */
-static int settle_one(const struct options *o, const struct redactor *red)
+static int settle_one(const struct run_bub_options *o, const struct redactor *red)
 {
 	struct pc_client client;
 	struct pc_err e;
@@ -587,7 +587,7 @@ static int settle_one(const struct options *o, const struct redactor *red)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .policy = "collect-all", .jobs = 1 };
+	struct run_bub_options o = { .policy = "collect-all", .jobs = 1 };
 	struct redactor red;
 	char *usage = usage_text();
 	int rc = parse_args(argc, argv, usage, &o);

@@ -17,11 +17,11 @@ struct runner {
 	const char *usage;
 	/* before any workload runs: what the runner needs is there (NULL:
 	 * nothing to check) */
-	int (*check)(const struct options *o, const struct pc_client *c, const char *project,
-		     const struct agent *agent, struct pc_err *e);
+	int (*check)(const struct run_bub_options *o, const struct pc_client *c,
+		     const char *project, const struct agent *agent, struct pc_err *e);
 	/* Execute the task in task_dir (NULL: a registry dataset), writing the
 	 * job under r->jobs_dir/<run id>; every failure is a run_error. */
-	struct runner_result (*run)(struct run *r, const char *task_dir);
+	struct runner_result (*execute)(struct workload_run *r, const char *task_dir);
 };
 
 /* Every runner, the default first; a row with a NULL name ends it. */
@@ -35,9 +35,9 @@ const char *runner_name_at(const void *table, size_t i);
 const struct runner *runner_named(const char *name);
 
 /* The runners' entry points. */
-struct runner_result local_runner_run(struct run *r, const char *task_dir);
-int harbor_runner_check(const struct options *o, const struct pc_client *c, const char *project,
-			const struct agent *agent, struct pc_err *e);
-struct runner_result harbor_runner_run(struct run *r, const char *task_dir);
+struct runner_result local_runner_run(struct workload_run *r, const char *task_dir);
+int harbor_runner_check(const struct run_bub_options *o, const struct pc_client *c,
+			const char *project, const struct agent *agent, struct pc_err *e);
+struct runner_result harbor_runner_run(struct workload_run *r, const char *task_dir);
 
 #endif
