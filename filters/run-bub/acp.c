@@ -322,8 +322,7 @@ void acp_stop(struct acp_client *c, long grace_ms)
 	}
 	if (c->stderr_log && c->stderr_dropped)
 		fprintf(c->stderr_log,
-			"\n[pc-e2e: the agent's stderr was cut at %lld bytes; %lld more were "
-			"discarded]\n",
+			"\n[pc-e2e: the agent's stderr was cut at %lld bytes; %lld more were discarded]\n",
 			c->stderr_kept, c->stderr_dropped);
 	if (c->stderr_log)
 		fclose(c->stderr_log);

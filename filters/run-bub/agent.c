@@ -221,8 +221,7 @@ int agent_resolve(const char *option, struct agent *a, struct pc_err *e)
 	}
 	return pc_fail(
 		e,
-		"no agent: set POWERCONTEXT_E2E_BUB to the Bub that pipelines/pc-powercontext bub "
-		"provides, put bub-acp-server on PATH, or pass --agent");
+		"no agent: set POWERCONTEXT_E2E_BUB to the Bub that pipelines/pc-powercontext bub provides, put bub-acp-server on PATH, or pass --agent");
 }
 
 int agent_resolve_off(const char *option, struct agent *a, struct pc_err *e)
@@ -231,9 +230,8 @@ int agent_resolve_off(const char *option, struct agent *a, struct pc_err *e)
 
 	if (given_agent(option, "POWERCONTEXT_E2E_BUB_OFF", a, &rc, e))
 		return rc;
-	return pc_fail(e, "no agent for the OFF arm: set POWERCONTEXT_E2E_BUB_OFF to the Bub "
-			  "without PowerContext's plugin that pipelines/pc-powercontext bub-off "
-			  "provides, or pass --agent");
+	return pc_fail(e,
+		       "no agent for the OFF arm: set POWERCONTEXT_E2E_BUB_OFF to the Bub without PowerContext's plugin that pipelines/pc-powercontext bub-off provides, or pass --agent");
 }
 
 void agent_free(struct agent *a)

@@ -256,8 +256,8 @@ static void run_trial(const struct fleet *f, struct workload_run *trial, struct 
 		run_bind_invocation(trial, 0);
 	}
 	if (!ready)
-		run_error(trial, "the shared trial did not run: a workload of the batch could not "
-				 "be prepared");
+		run_error(trial,
+			  "the shared trial did not run: a workload of the batch could not be prepared");
 	else if (!dir)
 		run_error(trial, "%s", e.msg);
 	else {

@@ -442,8 +442,8 @@ int harbor_runner_check(const struct run_bub_options *o, const struct pc_client 
 
 	if (!venv)
 		return pc_fail(
-			e, "the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that "
-			   "pipelines/pc-powercontext harbor provides");
+			e,
+			"the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that pipelines/pc-powercontext harbor provides");
 	/* Harbor runs in the job directory, and its sandboxes bind the venv */
 	if (venv[0] != '/')
 		return pc_fail(e, "POWERCONTEXT_E2E_HARBOR=%s must be an absolute path", venv);
@@ -457,18 +457,12 @@ int harbor_runner_check(const struct run_bub_options *o, const struct pc_client 
 	if (!agent->bub_dir)
 		return pc_fail(
 			e,
-			"--harbor-env %s installs the provisioned Bub inside the sandbox: set "
-			"POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command "
-			"cannot be "
-			"installed there",
+			"--harbor-env %s installs the provisioned Bub inside the sandbox: set POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command cannot be installed there",
 			o->harbor_env);
 	if (pc_url_is_loopback(c->base_url))
 		return pc_fail(
 			e,
-			"--harbor-env %s: the Server at %s is on this machine's loopback, which a "
-			"%s "
-			"sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it "
-			"can",
+			"--harbor-env %s: the Server at %s is on this machine's loopback, which a %s sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
 			o->harbor_env, c->base_url, o->harbor_env);
 	char *python = io_join(venv, "bin/python");
 	char *const argv[] = { python, "-m", "pc_e2e_harbor.preflight", (char *)o->harbor_env,

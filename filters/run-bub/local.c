@@ -91,8 +91,7 @@ static void run_trial(struct workload_run *r, struct runner_result *res, const c
 	if (jv_get_kind(steps) != JV_KIND_ARRAY || jv_array_length(jv_copy(steps)) == 0) {
 		run_error(
 			r,
-			"%s: task.toml declares no [[steps]]; the local runner runs multi-step "
-			"tasks only",
+			"%s: task.toml declares no [[steps]]; the local runner runs multi-step tasks only",
 			task_dir);
 		jv_free(steps);
 		steps = jv_array();
@@ -183,8 +182,7 @@ struct runner_result local_runner_run(struct workload_run *r, const char *task_d
 	if (!task_dir)
 		run_error(
 			r,
-			"workload %s pins a registry dataset: without --registry only the harbor "
-			"runner can fetch it",
+			"workload %s pins a registry dataset: without --registry only the harbor runner can fetch it",
 			json_str(r->workload, "id"));
 	else if (io_mkdirs(res.trial_dir, &e) != 0)
 		run_error(r, "%s", e.msg);

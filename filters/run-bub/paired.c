@@ -31,15 +31,14 @@ static int check_continuation(const struct source *s, const char *recall, struct
 	jv last = jv_array_get(jv_copy(steps), n - 1);
 
 	if (n < 2 || strcmp(json_str(last, "name") ? json_str(last, "name") : "", recall))
-		rc = pc_fail(e, "workload %s must end with its recall step '%s' after an earlier "
-				"session",
+		rc = pc_fail(e,
+			     "workload %s must end with its recall step '%s' after an earlier session",
 			     id, recall);
 	for (int k = 0; rc == 0 && k < n - 1; k++) {
 		jv step = jv_array_get(jv_copy(steps), k), min = json_get(step, "min_reward");
 		if (jv_get_kind(min) != JV_KIND_NULL && jv_is_valid(min))
 			rc = pc_fail(e,
-				     "workload %s sets min_reward on step '%s', which could "
-				     "stop its recall step from running",
+				     "workload %s sets min_reward on step '%s', which could stop its recall step from running",
 				     id, json_str(step, "name"));
 		jv_free(min);
 		jv_free(step);
@@ -62,8 +61,8 @@ static int scored_session(jv selection, int *session, char **step, struct pc_err
 	*session = 0;
 	*step = NULL;
 	if (docs_evaluation_kind(evaluation) != EVALUATION_PAIRED)
-		rc = pc_fail(e, "workload %s is not an OFF/ON comparison workload (a recall_step "
-				"or comparison: task-outcome)",
+		rc = pc_fail(e,
+			     "workload %s is not an OFF/ON comparison workload (a recall_step or comparison: task-outcome)",
 			     id);
 	else if (jv_get_kind(recall) == JV_KIND_STRING) {
 		if ((rc = source_load(&s, selection, e)) == 0 &&
@@ -76,8 +75,7 @@ static int scored_session(jv selection, int *session, char **step, struct pc_err
 		if ((rc = source_load(&s, selection, e)) == 0 &&
 		    jv_array_length(source_steps(&s)) > 0)
 			rc = pc_fail(e,
-				     "workload %s has Harbor steps; a task-outcome workload "
-				     "runs one session",
+				     "workload %s has Harbor steps; a task-outcome workload runs one session",
 				     id);
 		source_free(&s);
 	}
@@ -116,10 +114,8 @@ static int check_authenticated(const struct pc_client *c, struct pc_err *e)
 	anonymous.token = NULL;
 	if (pc_call(&anonymous, "GET", "/v1/scopes", jv_invalid(), &out, &a, e) == 0) {
 		jv_free(out);
-		return pc_fail(e, "the Server at %s lists its Scopes to a client without a token; "
-				  "a paired comparison needs one that enforces authentication "
-				  "(pipelines/pc-server with POWERCONTEXT_CLIENT_API_TOKEN and "
-				  "POWERCONTEXT_E2E_ACCESS_MODE=enforced)",
+		return pc_fail(e,
+			       "the Server at %s lists its Scopes to a client without a token; a paired comparison needs one that enforces authentication (pipelines/pc-server with POWERCONTEXT_CLIENT_API_TOKEN and POWERCONTEXT_E2E_ACCESS_MODE=enforced)",
 			       c->base_url);
 	}
 	if (a.status == 401)
@@ -138,9 +134,8 @@ static int check_extraction(const struct pc_client *c, struct pc_err *e)
 	jv_free(caps);
 	if (extracts)
 		return 0;
-	return pc_fail(e, "the Server at %s does not extract Memory (GET /v1/capabilities: "
-			  "memory_extraction is not true), so an ON arm could recall nothing; "
-			  "configure its generation model (POWERCONTEXT_SERVER_INFERENCE_*)",
+	return pc_fail(e,
+		       "the Server at %s does not extract Memory (GET /v1/capabilities: memory_extraction is not true), so an ON arm could recall nothing; configure its generation model (POWERCONTEXT_SERVER_INFERENCE_*)",
 		       c->base_url);
 }
 

@@ -158,8 +158,7 @@ static int paired_args(int paired, const char *trials, const char *host,
 	if (o->jobs > 1)
 		return stage_usage_error(
 			"pc-run-bub", usage,
-			"--paired runs one arm at a time (--jobs 1): the Access audit of an "
-			"ON arm's window must hold its own requests only");
+			"--paired runs one arm at a time (--jobs 1): the Access audit of an ON arm's window must hold its own requests only");
 	return 0;
 }
 
@@ -238,8 +237,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct run_bub_o
 			    strpbrk(optarg, "xXnNiI"))
 				return stage_usage_error(
 					       "pc-run-bub", usage,
-					       "--agent-timeout must be a positive number of "
-					       "seconds"),
+					       "--agent-timeout must be a positive number of seconds"),
 				       STAGE_USAGE;
 		}
 	}
@@ -314,9 +312,7 @@ static int check_unpaired(jv selections, struct pc_err *e)
 	int rc = 0;
 	if (*list)
 		rc = pc_fail(e,
-			     "these workloads are OFF/ON paired comparisons, which run as two "
-			     "arms each (one without PowerContext, one with it) under "
-			     "--paired: %s",
+			     "these workloads are OFF/ON paired comparisons, which run as two arms each (one without PowerContext, one with it) under --paired: %s",
 			     list);
 	free(list);
 	return rc;
@@ -330,8 +326,7 @@ static int check_pairing(const struct run_bub_options *o, jv selections, struct 
 		return check_unpaired(selections, e);
 	if (o->host->needs)
 		return pc_fail(e,
-			       "--host %s cannot run on this machine: it needs %s, from npm, which "
-			       "this machine cannot reach; only bub runs here",
+			       "--host %s cannot run on this machine: it needs %s, from npm, which this machine cannot reach; only bub runs here",
 			       o->host->name, o->host->needs);
 	return paired_check_workloads(selections, e);
 }
@@ -347,15 +342,12 @@ static int check_models(const struct run_bub_options *o, jv selections, struct p
 	if (o->model_scripts && o->harbor_env)
 		return pc_fail(
 			e,
-			"--model-scripts: the scripted model is on this machine's loopback, which "
-			"a %s "
-			"sandbox cannot reach",
+			"--model-scripts: the scripted model is on this machine's loopback, which a %s sandbox cannot reach",
 			o->harbor_env);
 	if (o->model_scripts && !(base && pc_url_is_loopback(base)))
 		return pc_fail(
 			e,
-			"--model-scripts: BUB_API_BASE must be the scripted model's loopback URL "
-			"(http://127.0.0.1:PORT/v1), got %s",
+			"--model-scripts: BUB_API_BASE must be the scripted model's loopback URL (http://127.0.0.1:PORT/v1), got %s",
 			base && *base ? base : "nothing");
 	jv_array_foreach(selections, i, sel) {
 		jv w = jv_object_get(sel, jv_string("workload"));
@@ -550,8 +542,7 @@ static int run_all(const struct run_bub_options *o, const struct redactor *red)
 	if (status == EXIT_OK && proc_stop_signal()) {
 		if (!worker)
 			fprintf(stderr,
-				"pc-run-bub: stopped by %s; the workloads after the %s it "
-				"interrupted were not run\n",
+				"pc-run-bub: stopped by %s; the workloads after the %s it interrupted were not run\n",
 				proc_stop_name(), o->jobs > 1 ? "ones" : "one");
 		status = 128 + proc_stop_signal();
 	}
