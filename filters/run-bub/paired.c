@@ -234,6 +234,12 @@ static void name_arm(struct workload_run *r, const struct arm *a)
 	free(arm_dir);
 }
 
+/* The session hook of an arm's run (run.h). */
+static void arm_session_hook(struct workload_run *r)
+{
+	arm_session_ended(r->arm, r->fleet->client, r->scope);
+}
+
 static jv run_arm(const struct fleet *f, int i, struct arm *a, int *pinned)
 {
 	struct workload_run r;
@@ -241,6 +247,7 @@ static jv run_arm(const struct fleet *f, int i, struct arm *a, int *pinned)
 
 	run_begin(&r, f, i);
 	r.arm = a;
+	r.session_hook = arm_session_hook;
 	name_arm(&r, a);
 	if (!a->on)
 		r.agent = f->agent_off;

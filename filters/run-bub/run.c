@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arm.h"
 #include "harbor.h"
 #include "json.h"
 #include "outdir.h"
@@ -124,8 +123,8 @@ void run_error(struct workload_run *r, const char *fmt, ...)
 
 void run_session_ended(struct workload_run *r)
 {
-	if (r->arm)
-		arm_session_ended(r->arm, r);
+	if (r->session_hook)
+		r->session_hook(r);
 }
 
 void run_step_exception(struct workload_run *r, const char *step, jv exception)

@@ -75,6 +75,9 @@ struct workload_run {
 	jv workload;               /* owned: the selection's */
 	const struct agent *agent; /* borrowed from the fleet: the agent it runs */
 	struct arm *arm;           /* borrowed: the paired arm it is, or NULL */
+	/* what follows each agent session (run_session_ended); NULL: nothing.
+	 * A paired arm sets it (paired.c): an ON arm settles its Scope then */
+	void (*session_hook)(struct workload_run *r);
 	char run_id[128];
 	/* owned: its name, until the Server gives the scope an id; NULL for a
 	 * paired OFF arm, which has none */
@@ -115,7 +118,7 @@ void run_join_batch(struct workload_run *r, const char *run_id, const char *batc
 int run_bind_invocation(struct workload_run *r, int i);
 
 /* Each runner calls this after every agent session of r ends, before
- * the next starts: a paired ON arm settles its Scope then. */
+ * the next starts: r's session_hook runs then. */
 void run_session_ended(struct workload_run *r);
 
 /* Nothing made or seen yet: what a runner starts its result from. */
