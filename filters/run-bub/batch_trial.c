@@ -1,10 +1,11 @@
-/* batch_trial: a batch's workloads run as one shared trial (batch.h): the
+/* batch_trial: a batch's workloads run as one shared trial (batch_trial.h): the
  * merged task, the members' preparation, the trial on the runner, and each
  * member's share of it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch.h"
+#include "batch_trial.h"
 #include "harbor.h"
 #include "harbor_layout.h"
 #include "io.h"

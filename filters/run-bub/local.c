@@ -15,7 +15,7 @@
 #include "io.h"
 #include "json.h"
 #include "local.h"
-#include "runners.h"
+#include "local_step.h"
 #include "toml.h"
 
 static jv trial_config(const struct workload_run *r, const struct runner_result *res,

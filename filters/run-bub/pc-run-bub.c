@@ -16,6 +16,7 @@
 #include "agent.h"
 #include "arm.h"
 #include "batch.h"
+#include "batch_trial.h"
 #include "choice.h"
 #include "docs.h"
 #include "hosts.h"

@@ -2,6 +2,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "harbor_job.h"
+#include "local.h"
 #include "runners.h"
 
 /* clang-format off */
