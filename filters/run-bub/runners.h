@@ -11,10 +11,7 @@
 #include "text.h"
 
 struct runner {
-	const char *name; /* as --runner takes it */
-	/* its --help text beside "--runner NAME": lines each ending in \n,
-	 * the ones after the first indented by the usage text */
-	const char *usage;
+	const char *name; /* as --runner takes it; pc-run-bub(1) describes it */
 	/* before any workload runs: what the runner needs is there (NULL:
 	 * nothing to check) */
 	int (*check)(const struct run_bub_options *o, const struct pc_client *c,
