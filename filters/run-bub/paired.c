@@ -228,8 +228,7 @@ static void name_arm(struct workload_run *r, const struct arm *a)
 	snprintf(r->run_id, sizeof r->run_id, "%s-t%d-%s-%s", id, a->trial, arm_name(a), hex);
 	free(r->scope);
 	r->scope = NULL;
-	free(r->jobs_dir);
-	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, r->fleet->outdir, arm_dir);
+	run_place_jobs(r, arm_dir);
 	r->label = text_fmt("%s t%d %s", id, a->trial, arm_name(a));
 	free(arm_dir);
 }

@@ -24,13 +24,19 @@ void run_begin(struct workload_run *r, const struct fleet *f, int i)
 	harbor_random_hex(hex, 12);
 	snprintf(r->run_id, sizeof r->run_id, "%s-%s", id, hex);
 	r->scope = text_fmt("e2e:%s", r->run_id);
-	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, f->outdir, id);
+	run_place_jobs(r, id);
 	r->invocations = jv_null();
 	r->batch = jv_null();
 	r->errors = jv_array();
 	r->result = runner_result_none();
 	r->started_ms = proc_now_ms();
 	clock_utc_now(r->started);
+}
+
+void run_place_jobs(struct workload_run *r, const char *dir)
+{
+	free(r->jobs_dir);
+	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, r->fleet->outdir, dir);
 }
 
 void run_end(struct workload_run *r)
@@ -64,8 +70,7 @@ void run_join_batch(struct workload_run *r, const char *run_id, const char *batc
 	snprintf(r->run_id, sizeof r->run_id, "%s", run_id);
 	free(r->scope);
 	r->scope = text_fmt("e2e:%s:%s", run_id, json_str(r->workload, "id"));
-	free(r->jobs_dir);
-	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, r->fleet->outdir, dir);
+	run_place_jobs(r, dir);
 	free(dir);
 }
 

@@ -82,7 +82,7 @@ struct workload_run {
 	/* owned: its name, until the Server gives the scope an id; NULL for a
 	 * paired OFF arm, which has none */
 	char *scope;
-	char *jobs_dir;    /* owned: DIR/<workload id>/harbor-jobs */
+	char *jobs_dir;    /* owned: DIR/<its directory>/harbor-jobs (run_place_jobs) */
 	char *agent_model; /* owned: BUB_MODEL for this workload; NULL when model-free */
 	/* owned: a registry dataset's task directory, found through
 	 * --registry; NULL for a local task or without a registry */
@@ -107,6 +107,11 @@ struct workload_run {
  * which frees what it owns. */
 void run_begin(struct workload_run *r, const struct fleet *f, int i);
 void run_end(struct workload_run *r);
+
+/* Put r's Harbor job directories under DIR/<dir>/harbor-jobs/ (dir
+ * relative to --output: outdir.h says where a workload's, a merged batch's
+ * or a paired arm's files go). */
+void run_place_jobs(struct workload_run *r, const char *dir);
 
 /* Make r (just begun) a part of the merged batch's run run_id: its job
  * directories under DIR/batch-<batch>/, its scope named for its workload. */
