@@ -1,8 +1,9 @@
 /* run: one workload's run from run_begin to run_end, and what its runner
  * may ask of it (docs/DESIGN.md §5).
  *
- * What every workload of an invocation shares is the fleet, which main
- * owns; a run points at it and owns only what is its own.  A runner
+ * What every workload of an invocation shares is the fleet (fleet.h sets
+ * it up and owns it), and with it pc-run-bub's options (main's); a run
+ * points at both and owns only what is its own.  A runner
  * (runners.h) reports errors and progress through this module and hands
  * back what it made and saw as one struct runner_result, which the run
  * then owns.
@@ -21,6 +22,7 @@ struct arm;
 struct host;
 struct runner;
 
+/* pc-run-bub's options, as main parsed them. */
 struct run_bub_options {
 	const struct runner *runner; /* --runner, a row of runners[] */
 	const char *output, *agent, *policy;
@@ -36,9 +38,10 @@ struct run_bub_options {
 	int settle_session, settle_flush;
 };
 
-/* What every workload of the invocation shares.  Main owns it and all it
- * points at; it is read-only once workloads run (a worker process has its
- * own copy). */
+/* What every workload of the invocation shares.  fleet_run (fleet.h) owns
+ * it and all it points at but the options, the redactor and the
+ * selections, which main owns; it is read-only once workloads run (a
+ * worker process has its own copy). */
 struct fleet {
 	const struct run_bub_options *o;
 	const struct redactor *red;
