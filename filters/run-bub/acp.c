@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "acp_answer.h"
 #include "json.h"
 #include "text.h"
 
@@ -37,11 +36,11 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 {
 	memset(c, 0, sizeof *c);
 	c->updates = jv_array();
-	c->terminals = jv_object();
+	c->answers.terminals = jv_object();
 	c->deadline_ms = -1;
 	c->proc.in_fd = c->proc.out_fd = -1;
-	c->events = fopen(events_path, "ae");
-	if (!c->events)
+	c->answers.events = fopen(events_path, "ae");
+	if (!c->answers.events)
 		return pc_fail_errno(e, "%s: cannot create", events_path);
 	c->stderr_log =
 		fopen(stderr_path, "ae"); /* never the agent's: it writes through the pipe */
@@ -209,7 +208,7 @@ static int serve_request(struct acp_client *c, jv msg, struct pc_err *e)
 	const char *method = json_str(msg, "method");
 	jv id = jv_object_get(jv_copy(msg), jv_string("id"));
 	jv params = jv_object_get(jv_copy(msg), jv_string("params"));
-	jv reply = acp_answer(c, method, id, params);
+	jv reply = acp_answer(&c->answers, method, id, params, c->deadline_ms);
 	jv_free(params);
 	return send_frame(c, reply, e);
 }
@@ -222,7 +221,7 @@ static void take_notification(struct acp_client *c, jv msg)
 	if (!strcmp(method, "session/update") && jv_get_kind(params) == JV_KIND_OBJECT) {
 		jv update = jv_object_get(jv_copy(params), jv_string("update"));
 		c->updates = jv_array_append(c->updates, jv_copy(update));
-		acp_record(c, "session_update",
+		acp_record(&c->answers, "session_update",
 			   JV_OBJECT(jv_string("session_id"), json_get(params, "sessionId"),
 				     jv_string("update"), update));
 	}
@@ -322,19 +321,18 @@ void acp_stop(struct acp_client *c, long grace_ms)
 	}
 	if (c->stderr_log && c->stderr_dropped)
 		fprintf(c->stderr_log,
-			"\n[pc-e2e: the agent's stderr was cut at %lld bytes; %lld more were "
-			"discarded]\n",
+			"\n[pc-e2e: the agent's stderr was cut at %lld bytes; %lld more were discarded]\n",
 			c->stderr_kept, c->stderr_dropped);
 	if (c->stderr_log)
 		fclose(c->stderr_log);
 	c->stderr_log = NULL;
-	if (c->events)
-		fclose(c->events);
-	c->events = NULL;
+	if (c->answers.events)
+		fclose(c->answers.events);
+	c->answers.events = NULL;
 	free(c->buf);
 	c->buf = NULL;
 	jv_free(c->updates);
 	c->updates = jv_null();
-	jv_free(c->terminals);
-	c->terminals = jv_null();
+	jv_free(c->answers.terminals);
+	c->answers.terminals = jv_null();
 }

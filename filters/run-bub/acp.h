@@ -14,29 +14,11 @@
 #include <jv.h>
 #include <stdio.h>
 
+#include "acp_answer.h"
 #include "err.h"
 #include "proc.h"
 
 #define ACP_PROTOCOL_VERSION 1
-
-/* What a terminal/create command did. */
-struct acp_terminal_result {
-	char *output; /* stdout and stderr merged (caller of run allocates, acp frees) */
-	size_t len;
-	int signalled; /* 0: exited with code; 1: killed (the deadline passed) */
-	int code;
-};
-
-/* Runs the command of a terminal/create request (params borrowed) to the
- * end, or until deadline_ms (-1: none), inside whatever the agent lives in.
- * The command has ended when terminal/create is answered, so output and
- * wait_for_exit always find it finished: an agent that waits sees what
- * Harbor's background terminals give, one that does not still waits. */
-struct acp_terminal_host {
-	int (*run)(void *ctx, jv params, long long deadline_ms, struct acp_terminal_result *out,
-		   struct pc_err *e);
-	void *ctx;
-};
 
 struct acp_client {
 	struct proc proc;
@@ -44,14 +26,11 @@ struct acp_client {
 	size_t len, cap;
 	long next_id;
 	long long deadline_ms; /* absolute, proc_now_ms() clock */
-	FILE *events;          /* acp-events.jsonl */
 	jv updates;            /* every session/update "update" object */
-	int permissions_requested;
 	int started;
-	/* NULL: the terminal methods are refused */
-	const struct acp_terminal_host *terminal_host;
-	jv terminals; /* terminalId -> {output, truncated, exitStatus} */
-	int terminals_created;
+	/* the agent's requests answered, and the event log (its terminal host
+	 * the caller sets after acp_start) */
+	struct acp_answers answers;
 	FILE *stderr_log; /* acp.txt: the agent's stderr, up to ACP_STDERR_CAP bytes */
 	long long stderr_kept, stderr_dropped;
 };
@@ -73,7 +52,7 @@ int acp_start(struct acp_client *c, char *const argv[], char *const env[],
 	      const char *fifo_dir, struct pc_err *e);
 
 /* Whether the client serves the terminal methods (what initialize should advertise). */
-#define ACP_SERVES_TERMINALS(c) ((c)->terminal_host != NULL)
+#define ACP_SERVES_TERMINALS(c) ((c)->answers.terminal_host != NULL)
 
 /* Send a request and wait (until c->deadline_ms) for its result. */
 int acp_request(struct acp_client *c, const char *method, jv params,

@@ -1,3 +1,5 @@
+/* acp_answer: the client's side of the agent's requests, and the event
+ * log (acp_answer.h). */
 #include "acp_answer.h"
 
 #include <stdio.h>
@@ -7,12 +9,12 @@
 #include "json.h"
 #include "text.h"
 
-void acp_record(struct acp_client *c, const char *type, jv payload)
+void acp_record(struct acp_answers *a, const char *type, jv payload)
 {
 	jv ev = JV_OBJECT(jv_string("event_type"), jv_string(type), jv_string("payload"), payload);
 	struct pc_err ignored;
 
-	json_write_line(c->events, ev, &ignored);
+	json_write_line(a->events, ev, &ignored);
 }
 
 static jv method_not_found(jv id, const char *method)
@@ -83,7 +85,7 @@ static jv output_tail(const char *s, size_t len, jv limit, int *truncated)
 	return jv_string_sized(s + from, (int)(len - from));
 }
 
-static jv create_terminal(struct acp_client *c, jv id, jv params)
+static jv create_terminal(struct acp_answers *a, jv id, jv params, long long deadline_ms)
 {
 	struct acp_terminal_result res = { NULL, 0, 0, 0 };
 	struct pc_err e;
@@ -93,8 +95,8 @@ static jv create_terminal(struct acp_client *c, jv id, jv params)
 	if (!json_str(params, "command"))
 		return rpc_error_frame(id, -32602, "Invalid params",
 				       "terminal/create needs a command");
-	snprintf(tid, sizeof tid, "term_%04d", ++c->terminals_created);
-	acp_record(c, "create_terminal",
+	snprintf(tid, sizeof tid, "term_%04d", ++a->terminals_created);
+	acp_record(a, "create_terminal",
 		   JV_OBJECT(jv_string("session_id"), json_at(params, "sessionId"),
 			     jv_string("terminal_id"), jv_string(tid),
 			     jv_string("command"), json_at(params, "command"),
@@ -102,8 +104,9 @@ static jv create_terminal(struct acp_client *c, jv id, jv params)
 			     jv_string("cwd"), json_at(params, "cwd"),
 			     jv_string("env"), json_at(params, "env"),
 			     jv_string("output_byte_limit"), json_at(params, "outputByteLimit")));
-	if (c->terminal_host->run(c->terminal_host->ctx, params, c->deadline_ms, &res, &e) != 0) {
-		acp_record(c, "terminal_output_error",
+	const struct acp_terminal_host *host = a->terminal_host;
+	if (host->run_command(host->ctx, params, deadline_ms, &res, &e) != 0) {
+		acp_record(a, "terminal_output_error",
 			   JV_OBJECT(jv_string("terminal_id"), jv_string(tid),
 				     jv_string("error"),
 				     JV_OBJECT(jv_string("type"), jv_string("RuntimeError"),
@@ -117,8 +120,8 @@ static jv create_terminal(struct acp_client *c, jv id, jv params)
 					      jv_string("signal"), jv_string("SIGKILL"))
 				  : JV_OBJECT(jv_string("exitCode"), jv_number(res.code),
 					      jv_string("signal"), jv_null());
-	c->terminals =
-		jv_object_set(c->terminals, jv_string(tid),
+	a->terminals =
+		jv_object_set(a->terminals, jv_string(tid),
 			      JV_OBJECT(jv_string("output"), output,
 					jv_string("truncated"), jv_bool(truncated),
 					jv_string("exitStatus"), status));
@@ -128,16 +131,16 @@ static jv create_terminal(struct acp_client *c, jv id, jv params)
 }
 
 /* terminal/output, wait_for_exit, kill and release of a finished terminal. */
-static jv serve_terminal(struct acp_client *c, const char *method, jv id, jv params)
+static jv serve_terminal(struct acp_answers *a, const char *method, jv id, jv params)
 {
 	const char *tid = json_str(params, "terminalId");
-	jv term = tid ? jv_object_get(jv_copy(c->terminals), jv_string(tid)) : jv_invalid();
+	jv term = tid ? jv_object_get(jv_copy(a->terminals), jv_string(tid)) : jv_invalid();
 	jv sid = json_at(params, "sessionId"), reply;
 
 	if (!jv_is_valid(term)) {
 		jv error = JV_OBJECT(jv_string("type"), jv_string("KeyError"),
 				     jv_string("message"), jv_string("unknown terminal"));
-		acp_record(c, "terminal_output_error",
+		acp_record(a, "terminal_output_error",
 			   JV_OBJECT(jv_string("terminal_id"), json_string_or_null(tid),
 				     jv_string("error"), error));
 		jv_free(sid);
@@ -148,7 +151,7 @@ static jv serve_terminal(struct acp_client *c, const char *method, jv id, jv par
 	if (!strcmp(method, "terminal/output")) {
 		jv output = json_get(term, "output");
 		int length = jv_string_length_bytes(output);
-		acp_record(c, "terminal_output",
+		acp_record(a, "terminal_output",
 			   JV_OBJECT(jv_string("session_id"), sid,
 				     jv_string("terminal_id"), jv_string(tid),
 				     jv_string("truncated"), json_at(term, "truncated"),
@@ -156,7 +159,7 @@ static jv serve_terminal(struct acp_client *c, const char *method, jv id, jv par
 				     jv_string("output_length"), jv_number(length)));
 		reply = rpc_result_frame(id, jv_copy(term));
 	} else if (!strcmp(method, "terminal/wait_for_exit")) {
-		acp_record(c, "wait_for_terminal_exit",
+		acp_record(a, "wait_for_terminal_exit",
 			   JV_OBJECT(jv_string("session_id"), sid,
 				     jv_string("terminal_id"), jv_string(tid),
 				     jv_string("exit_code"), json_at(status, "exitCode"),
@@ -164,12 +167,12 @@ static jv serve_terminal(struct acp_client *c, const char *method, jv id, jv par
 		reply = rpc_result_frame(id, jv_copy(status));
 	} else {
 		int release = !strcmp(method, "terminal/release");
-		acp_record(c, release ? "release_terminal" : "kill_terminal",
+		acp_record(a, release ? "release_terminal" : "kill_terminal",
 			   JV_OBJECT(jv_string("session_id"), sid,
 				     jv_string("terminal_id"), jv_string(tid),
 				     jv_string("exit_status"), jv_copy(status)));
 		if (release)
-			c->terminals = jv_object_delete(c->terminals, jv_string(tid));
+			a->terminals = jv_object_delete(a->terminals, jv_string(tid));
 		reply = rpc_result_frame(id, jv_object());
 	}
 	jv_free(status);
@@ -189,18 +192,19 @@ static int is_terminal_method(const char *method)
 	return 0;
 }
 
-jv acp_answer(struct acp_client *c, const char *method, jv id, jv params)
+jv acp_answer(struct acp_answers *a, const char *method, jv id, jv params, long long deadline_ms)
 {
 	if (!strcmp(method, "session/request_permission")) {
-		c->permissions_requested++;
-		acp_record(c, "request_permission",
+		a->permissions_requested++;
+		acp_record(a, "request_permission",
 			   JV_OBJECT(jv_string("session_id"), json_get(params, "sessionId"),
 				     jv_string("tool_call"), json_get(params, "toolCall"),
 				     jv_string("options"), json_get(params, "options")));
 		return rpc_result_frame(id, permission_outcome(params));
 	}
-	if (c->terminal_host && is_terminal_method(method))
-		return !strcmp(method, "terminal/create") ? create_terminal(c, id, params)
-							  : serve_terminal(c, method, id, params);
-	return method_not_found(id, method);
+	if (!a->terminal_host || !is_terminal_method(method))
+		return method_not_found(id, method);
+	if (!strcmp(method, "terminal/create"))
+		return create_terminal(a, id, params, deadline_ms);
+	return serve_terminal(a, method, id, params);
 }

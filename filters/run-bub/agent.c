@@ -69,7 +69,7 @@ void sandbox_base_env(struct envv *e)
 /* PowerContext's plugin settings: the Server, the token and the Scope, and
  * what it captures.  Only a Memory evaluation sets capture, and a paired ON
  * arm turns it on, as 1.4.1 does; other kinds run with its defaults. */
-static void plugin_env(const struct run *r, struct envv *e)
+static void plugin_env(const struct workload_run *r, struct envv *e)
 {
 	jv spec = jv_object_get(jv_copy(r->workload), jv_string("evaluation"));
 	const struct pc_client *client = r->fleet->client;
@@ -94,7 +94,7 @@ static void plugin_env(const struct run *r, struct envv *e)
 	jv_free(spec);
 }
 
-void agent_env(const struct run *r, struct envv *e)
+void agent_env(const struct workload_run *r, struct envv *e)
 {
 	jv exec = jv_object_get(jv_copy(r->workload), jv_string("execution"));
 	char num[32];
@@ -221,8 +221,7 @@ int agent_resolve(const char *option, struct agent *a, struct pc_err *e)
 	}
 	return pc_fail(
 		e,
-		"no agent: set POWERCONTEXT_E2E_BUB to the Bub that pipelines/pc-powercontext bub "
-		"provides, put bub-acp-server on PATH, or pass --agent");
+		"no agent: set POWERCONTEXT_E2E_BUB to the Bub that pipelines/pc-powercontext bub provides, put bub-acp-server on PATH, or pass --agent");
 }
 
 int agent_resolve_off(const char *option, struct agent *a, struct pc_err *e)
@@ -231,9 +230,8 @@ int agent_resolve_off(const char *option, struct agent *a, struct pc_err *e)
 
 	if (given_agent(option, "POWERCONTEXT_E2E_BUB_OFF", a, &rc, e))
 		return rc;
-	return pc_fail(e, "no agent for the OFF arm: set POWERCONTEXT_E2E_BUB_OFF to the Bub "
-			  "without PowerContext's plugin that pipelines/pc-powercontext bub-off "
-			  "provides, or pass --agent");
+	return pc_fail(e,
+		       "no agent for the OFF arm: set POWERCONTEXT_E2E_BUB_OFF to the Bub without PowerContext's plugin that pipelines/pc-powercontext bub-off provides, or pass --agent");
 }
 
 void agent_free(struct agent *a)

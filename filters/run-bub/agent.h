@@ -28,7 +28,7 @@ void env_forward_prefix(struct envv *e, const char *prefix);
 void sandbox_base_env(struct envv *e);
 
 /* The agent's whole environment for run r: the base, and what it needs. */
-void agent_env(const struct run *r, struct envv *e);
+void agent_env(const struct workload_run *r, struct envv *e);
 
 /* The agent to run and, for a provisioned Bub, its directory and the
  * adapter identity its provisioning recorded (pipelines/pc-powercontext bub). */

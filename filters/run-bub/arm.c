@@ -5,7 +5,6 @@
 
 #include "arm.h"
 #include "json.h"
-#include "run.h"
 #include "settle.h"
 #include "text.h"
 
@@ -65,13 +64,12 @@ void arm_take_settled(struct arm *a, jv settled)
 	jv_free(settled);
 }
 
-void arm_session_ended(struct arm *a, const struct run *r)
+void arm_session_ended(struct arm *a, const struct pc_client *c, const char *scope)
 {
-	if (!a->on || !r->scope)
+	if (!a->on || !scope)
 		return;
 	int session = a->settled++;
-	arm_take_settled(a, arm_settle(r->fleet->client, r->scope, session,
-				       session < a->scored_session));
+	arm_take_settled(a, arm_settle(c, scope, session, session < a->scored_session));
 }
 
 int arm_read_settled(struct arm *a, const char *path, struct pc_err *e)

@@ -14,8 +14,6 @@
 #include "err.h"
 #include "pcclient.h"
 
-struct run;
-
 struct arm {
 	int trial;    /* 1…N */
 	int position; /* 1: the trial's first arm, 2: its second */
@@ -47,9 +45,10 @@ jv arm_settle(const struct pc_client *c, const char *scope, int session, int flu
  * it is recorded as, never raised. */
 void arm_take_settled(struct arm *a, jv settled);
 
-/* After each agent session of r the local runner calls this: an ON arm
- * settles its Scope (the flush only before a later session). */
-void arm_session_ended(struct arm *a, const struct run *r);
+/* After each agent session of the arm's run in scope (NULL: it has none)
+ * the local runner calls this, through the run's session hook (run.h): an
+ * ON arm settles its Scope on c (the flush only before a later session). */
+void arm_session_ended(struct arm *a, const struct pc_client *c, const char *scope);
 
 /* The sessions a Harbor job settled (pc-run-bub --settle, one line each in
  * path, python/pc_e2e_harbor/settle.py) into the arm; no file, none. */

@@ -31,10 +31,7 @@ int audit_check(const struct pc_client *c, struct pc_err *e)
 
 	if (pc_post(c, "/v1/access/audit/list", request, &out, e) != 0)
 		return pc_wrap(e,
-			       "cannot read the Server's Access audit for deployment %s, "
-			       "which tells an ON arm that reached another Scope (set "
-			       "POWERCONTEXT_E2E_ACCESS_DEPLOYMENT_ID to the Server's "
-			       "POWERCONTEXT_SERVER_ACCESS_DEPLOYMENT_ID): ",
+			       "cannot read the Server's Access audit for deployment %s, which tells an ON arm that reached another Scope (set POWERCONTEXT_E2E_ACCESS_DEPLOYMENT_ID to the Server's POWERCONTEXT_SERVER_ACCESS_DEPLOYMENT_ID): ",
 			       audit_deployment());
 	jv_free(out);
 	return 0;

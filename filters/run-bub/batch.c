@@ -58,8 +58,8 @@ int batch_source_load(struct source *s, jv selection, const char *batch, struct 
 		rc = pc_fail(e, "batch %s: workload %s: its task.toml declares no [[steps]]", batch,
 			     id);
 	else if (!(strategy && !strcmp(strategy, "final")))
-		rc = pc_fail(e, "batch %s: workload %s: its task's multi_step_reward_strategy is "
-				"%s; a batch needs \"final\"",
+		rc = pc_fail(e,
+			     "batch %s: workload %s: its task's multi_step_reward_strategy is %s; a batch needs \"final\"",
 			     batch, id, strategy ? strategy : "not set (Harbor's \"mean\")");
 	jv_free(steps);
 	return rc;
@@ -143,8 +143,7 @@ static int check_group(jv selections, const int *unit, int n, int first, struct 
 			char *diff = differences(profile, profile_of(&s));
 			if (*diff)
 				rc = pc_fail(e,
-					     "batch %s: workload %s cannot share a trial with %s: "
-					     "their %s differ",
+					     "batch %s: workload %s cannot share a trial with %s: their %s differ",
 					     batch, json_str(s.workload, "id"),
 					     json_str(s0.workload, "id"), diff);
 			free(diff);

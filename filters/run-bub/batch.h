@@ -1,15 +1,12 @@
-/* batch: the workloads of one batch:<name> group run as one shared trial,
- * as PowerContext 1.4.1 runs them (docs/DESIGN.md §5.4).
+/* batch: which workloads form a batch:<name> group, whose members run as
+ * one shared trial as PowerContext 1.4.1 runs them (batch_trial.h), and
+ * whether they can share it (docs/DESIGN.md §5.4).
  *
  * Two or more selected workloads with the same batch form a group, under
  * either failure policy; a workload alone in its batch runs as any other.
  * Before anything runs, every group is checked: local tasks, each its
  * pinned one, distinct ids, Harbor's "final" reward strategy, and one
- * runtime profile.  A group's run makes one merged task (its members'
- * steps as <id>-<step>, min_reward 1 on each under fail-fast), a Scope
- * per member, runs the merged task once on the chosen runner with each
- * agent invocation bound to its member's Scope, and gives each member its
- * own steps, errors and status.
+ * runtime profile.
  */
 #ifndef PC_RUN_BUB_BATCH_H
 #define PC_RUN_BUB_BATCH_H
@@ -31,10 +28,6 @@ int batch_size(const struct fleet *f, int first);
 /* 0 when every group of selections (borrowed) can share a trial; else -1
  * with e naming the batch, the workload and what keeps it apart. */
 int batch_check(jv selections, struct pc_err *e);
-
-/* Run the group whose first selection is first as one trial: its members'
- * records, in selection order (owned) (batch_trial.c). */
-jv batch_run(const struct fleet *f, int first);
 
 /* Load the member's task (selection borrowed) as source_load does; and
  * it must have steps, scored by Harbor's "final" strategy; -1 with e

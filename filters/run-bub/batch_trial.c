@@ -1,10 +1,11 @@
-/* batch_trial: a batch's workloads run as one shared trial (batch.h): the
+/* batch_trial: a batch's workloads run as one shared trial (batch_trial.h): the
  * merged task, the members' preparation, the trial on the runner, and each
  * member's share of it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch.h"
+#include "batch_trial.h"
 #include "harbor.h"
 #include "harbor_layout.h"
 #include "io.h"
@@ -76,7 +77,7 @@ static char *merge_tasks(const struct fleet *f, const char *batch, const struct 
 
 struct member {
 	struct source src;
-	struct run run;
+	struct workload_run run;
 	jv readiness, before; /* owned: the Server's answers before the trial */
 	jv steps;             /* owned: its steps' names in the merged task */
 };
@@ -115,7 +116,7 @@ static jv runtime_steps(const struct source *s)
 }
 
 /* The step results of the trial the runner wrote (owned), [] for none. */
-static jv trial_steps(const struct run *trial)
+static jv trial_steps(const struct workload_run *trial)
 {
 	jv result, steps = jv_null();
 	struct pc_err e;
@@ -154,9 +155,9 @@ static jv owned_steps(jv results, jv names)
 
 /* Member k's share of the trial: its steps' exceptions and rewards, the
  * trial's errors when it owns them, a missing step; 1 when it is skipped. */
-static int attribute(struct member *mk, const struct run *trial, jv results, int owner)
+static int attribute(struct member *mk, const struct workload_run *trial, jv results, int owner)
 {
-	struct run *r = &mk->run;
+	struct workload_run *r = &mk->run;
 	jv own = owned_steps(results, mk->steps), ran = jv_object(), missing = jv_array();
 	int n_own = jv_array_length(jv_copy(own));
 
@@ -199,8 +200,8 @@ static int attribute(struct member *mk, const struct run *trial, jv results, int
 }
 
 /* What the member's record says of the shared trial: its job, its agent. */
-static void share_trial(struct run *r, const struct runner_result *t, const struct source *s,
-			jv steps, const char *batch)
+static void share_trial(struct workload_run *r, const struct runner_result *t,
+			const struct source *s, jv steps, const char *batch)
 {
 	r->result.job_dir = t->job_dir ? pc_xstrdup(t->job_dir) : NULL;
 	r->result.trial_dir = t->trial_dir ? pc_xstrdup(t->trial_dir) : NULL;
@@ -242,7 +243,7 @@ static int prepare_members(const struct fleet *f, int first, struct member *m, c
 }
 
 /* The merged task on the runner, as the trial run of the batch. */
-static void run_trial(const struct fleet *f, struct run *trial, struct member *m, int n,
+static void run_trial(const struct fleet *f, struct workload_run *trial, struct member *m, int n,
 		      const char *batch, int ready)
 {
 	struct pc_err e;
@@ -256,14 +257,14 @@ static void run_trial(const struct fleet *f, struct run *trial, struct member *m
 		run_bind_invocation(trial, 0);
 	}
 	if (!ready)
-		run_error(trial, "the shared trial did not run: a workload of the batch could not "
-				 "be prepared");
+		run_error(trial,
+			  "the shared trial did not run: a workload of the batch could not be prepared");
 	else if (!dir)
 		run_error(trial, "%s", e.msg);
 	else {
 		run_progress(trial, "batch %s: %d workloads in one trial, run %s", batch, n,
 			     trial->run_id);
-		trial->result = f->o->runner->run(trial, dir);
+		trial->result = f->o->runner->execute(trial, dir);
 	}
 	workload_scrub(trial);
 	free(dir);
@@ -278,7 +279,7 @@ jv batch_run(const struct fleet *f, int first)
 			  JV_ARRAY(jv_number(first), jv_string("workload")));
 	const char *batch = outdir_batch_of(w);
 	char hex[13], run_id[128];
-	struct run trial;
+	struct workload_run trial;
 
 	harbor_random_hex(hex, 12);
 	snprintf(run_id, sizeof run_id, "batch-%s-%s", batch, hex);

@@ -21,6 +21,7 @@
 #include "agent.h"
 #include "arm.h"
 #include "harbor.h"
+#include "harbor_job.h"
 #include "harbor_jobconfig.h"
 #include "harbor_layout.h"
 #include "io.h"
@@ -28,7 +29,6 @@
 #include "proc.h"
 #include "registry.h"
 #include "run.h"
-#include "runners.h"
 #include "sandbox.h"
 #include "text.h"
 #include "toml.h"
@@ -48,7 +48,7 @@ static const char *harbor_venv(void)
 /* ---- Harbor's process ---- */
 
 /* The agent's environment as one JSON object. */
-static char *agent_env_json(const struct run *r)
+static char *agent_env_json(const struct workload_run *r)
 {
 	struct envv env = { NULL, 0 };
 	jv obj = jv_object();
@@ -69,7 +69,7 @@ static char *agent_env_json(const struct run *r)
 
 /* A merged batch's agent invocations, each as what it sets over the
  * agent's environment: its member's scope and model. */
-static char *invocations_json(const struct run *r)
+static char *invocations_json(const struct workload_run *r)
 {
 	jv list = jv_array();
 
@@ -178,7 +178,7 @@ static char *log_tail(const char *path, int lines)
 /* How long Harbor may take, in ms (-1: no limit): each step's agent and
  * verifier deadlines as Harbor reads them, plus set-up.  A step without an
  * agent deadline, a registry task or one that cannot be read here has none. */
-static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
+static long long harbor_deadline_ms(const struct workload_run *r, const char *task_dir)
 {
 	char *path = task_dir ? io_join(task_dir, "task.toml") : NULL;
 	struct pc_err e;
@@ -213,7 +213,7 @@ static long long harbor_deadline_ms(const struct run *r, const char *task_dir)
  * the SETTLE_KWARGS strings in owned[], which the caller frees), and the
  * Server's client settings in env. */
 #define SETTLE_KWARGS 4
-static void settle_plugin(const struct run *r, const char *job_dir, char **argv, int n,
+static void settle_plugin(const struct workload_run *r, const char *job_dir, char **argv, int n,
 			  struct envv *env, char *owned[SETTLE_KWARGS])
 {
 	char exe[PATH_MAX];
@@ -242,7 +242,7 @@ static void settle_plugin(const struct run *r, const char *job_dir, char **argv,
 	free(log);
 }
 
-static int run_harbor(const struct run *r, const char *task_dir, const char *job_dir,
+static int run_harbor(const struct workload_run *r, const char *task_dir, const char *job_dir,
 		      const char *config, struct pc_err *e)
 {
 	char *harbor = io_join(harbor_venv(), "bin/harbor");
@@ -334,7 +334,7 @@ static void note_agent(struct runner_result *res, jv step)
 
 /* One step's result (borrowed), or a single-step trial's, which Harbor
  * keeps at the top level: its exception as an error, and its agent. */
-static void read_step(struct run *r, struct runner_result *res, jv step, const char *name)
+static void read_step(struct workload_run *r, struct runner_result *res, jv step, const char *name)
 {
 	jv exception = json_get(step, "exception_info");
 
@@ -346,7 +346,7 @@ static void read_step(struct run *r, struct runner_result *res, jv step, const c
 
 /* What the trial says: its rewards, its agent, and every exception as an
  * error, the way the local runner reports them. */
-static void read_trial(struct run *r, struct runner_result *res)
+static void read_trial(struct workload_run *r, struct runner_result *res)
 {
 	struct pc_err e;
 	char *path = io_join(res->trial_dir, HARBOR_RESULT_FILE);
@@ -380,7 +380,7 @@ static void read_trial(struct run *r, struct runner_result *res)
 
 /* What the job's settle plugin wrote, into the arm; a file that cannot be
  * read is an error of the run. */
-static void read_settled(struct run *r, const char *job_dir)
+static void read_settled(struct workload_run *r, const char *job_dir)
 {
 	char *path = io_join(job_dir, HARBOR_SETTLED_SESSIONS_FILE);
 	struct pc_err e;
@@ -391,7 +391,7 @@ static void read_settled(struct run *r, const char *job_dir)
 }
 
 /* One Harbor job: its JobConfig, `harbor run`, and the trial it wrote. */
-struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
+struct runner_result harbor_runner_run(struct workload_run *r, const char *task_dir)
 {
 	struct runner_result res = runner_result_none();
 	struct pc_err e;
@@ -435,15 +435,15 @@ struct runner_result harbor_runner_run(struct run *r, const char *task_dir)
 /* Harbor is there, and a remote environment has what it needs: Harbor's own
  * credential check for that type, a Server it can reach, and a provisioned
  * Bub to install there. */
-int harbor_runner_check(const struct options *o, const struct pc_client *c, const char *project,
-			const struct agent *agent, struct pc_err *e)
+int harbor_runner_check(const struct run_bub_options *o, const struct pc_client *c,
+			const char *project, const struct agent *agent, struct pc_err *e)
 {
 	const char *venv = harbor_venv();
 
 	if (!venv)
 		return pc_fail(
-			e, "the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that "
-			   "pipelines/pc-powercontext harbor provides");
+			e,
+			"the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that pipelines/pc-powercontext harbor provides");
 	/* Harbor runs in the job directory, and its sandboxes bind the venv */
 	if (venv[0] != '/')
 		return pc_fail(e, "POWERCONTEXT_E2E_HARBOR=%s must be an absolute path", venv);
@@ -457,18 +457,12 @@ int harbor_runner_check(const struct options *o, const struct pc_client *c, cons
 	if (!agent->bub_dir)
 		return pc_fail(
 			e,
-			"--harbor-env %s installs the provisioned Bub inside the sandbox: set "
-			"POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command "
-			"cannot be "
-			"installed there",
+			"--harbor-env %s installs the provisioned Bub inside the sandbox: set POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command cannot be installed there",
 			o->harbor_env);
 	if (pc_url_is_loopback(c->base_url))
 		return pc_fail(
 			e,
-			"--harbor-env %s: the Server at %s is on this machine's loopback, which a "
-			"%s "
-			"sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it "
-			"can",
+			"--harbor-env %s: the Server at %s is on this machine's loopback, which a %s sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
 			o->harbor_env, c->base_url, o->harbor_env);
 	char *python = io_join(venv, "bin/python");
 	char *const argv[] = { python, "-m", "pc_e2e_harbor.preflight", (char *)o->harbor_env,

@@ -26,7 +26,7 @@ static jv literal_pattern(const char *name)
 	return out;
 }
 
-static jv dataset_config(const struct run *r, const char *task_dir, const char *job_dir)
+static jv dataset_config(const struct workload_run *r, const char *task_dir, const char *job_dir)
 {
 	if (task_dir) {
 		char *parent = pc_xstrdup(task_dir), *slash = strrchr(parent, '/');
@@ -54,9 +54,9 @@ static jv dataset_config(const struct run *r, const char *task_dir, const char *
 /* Here: the command pc-run-bub resolved, launched inside the sandbox.
  * Remote: Bub installed inside the sandbox from what its provisioning
  * recorded. */
-static jv agent_config(const struct run *r)
+static jv agent_config(const struct workload_run *r)
 {
-	const struct options *o = r->fleet->o;
+	const struct run_bub_options *o = r->fleet->o;
 	const struct agent *resolved = r->agent;
 	const char *version = json_str(resolved->adapter, "adapter_version");
 	jv kwargs;
@@ -76,7 +76,7 @@ static jv agent_config(const struct run *r)
 	return agent;
 }
 
-jv harbor_job_config(const struct run *r, const char *task_dir, const char *job_dir)
+jv harbor_job_config(const struct workload_run *r, const char *task_dir, const char *job_dir)
 {
 	const char *type = r->fleet->o->harbor_env;
 	jv environment = type ? JV_OBJECT(jv_string("type"), jv_string(type))

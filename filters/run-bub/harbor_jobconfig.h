@@ -23,6 +23,6 @@
 
 /* The JobConfig (owned) of r's job in job_dir, for the task in task_dir
  * (NULL: r's registry dataset). */
-jv harbor_job_config(const struct run *r, const char *task_dir, const char *job_dir);
+jv harbor_job_config(const struct workload_run *r, const char *task_dir, const char *job_dir);
 
 #endif

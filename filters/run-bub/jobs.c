@@ -119,8 +119,7 @@ static void reap(struct pool *p, struct worker *w)
 		char how[64];
 		proc_describe(status, how, sizeof how);
 		char *why = text_fmt(
-			"the pc-run-bub worker process running this workload ended (%s) before "
-			"writing its record",
+			"the pc-run-bub worker process running this workload ended (%s) before writing its record",
 			how);
 		settle(p, owed, why);
 		free(why);

@@ -15,10 +15,11 @@
 #include "io.h"
 #include "json.h"
 #include "local.h"
-#include "runners.h"
+#include "local_step.h"
 #include "toml.h"
 
-static jv trial_config(const struct run *r, const struct runner_result *res, const char *task_dir)
+static jv trial_config(const struct workload_run *r, const struct runner_result *res,
+		       const char *task_dir)
 {
 	return JV_OBJECT(jv_string("task"), JV_OBJECT(jv_string("path"), jv_string(task_dir)),
 			 jv_string("trial_name"), jv_string(res->trial_name),
@@ -63,7 +64,7 @@ static int below_min_reward(jv result, jv min)
 /* Run every step and write the trial and job files.  task_checksum is computed from the task
  * directory as it is run, never copied from the selection, so a task changed
  * after pc-select fails task_provenance_matches. */
-static void run_trial(struct run *r, struct runner_result *res, const char *task_dir)
+static void run_trial(struct workload_run *r, struct runner_result *res, const char *task_dir)
 {
 	char checksum[SHA256_HEX_LEN + 1];
 	struct pc_err e;
@@ -90,8 +91,7 @@ static void run_trial(struct run *r, struct runner_result *res, const char *task
 	if (jv_get_kind(steps) != JV_KIND_ARRAY || jv_array_length(jv_copy(steps)) == 0) {
 		run_error(
 			r,
-			"%s: task.toml declares no [[steps]]; the local runner runs multi-step "
-			"tasks only",
+			"%s: task.toml declares no [[steps]]; the local runner runs multi-step tasks only",
 			task_dir);
 		jv_free(steps);
 		steps = jv_array();
@@ -164,7 +164,7 @@ static void run_trial(struct run *r, struct runner_result *res, const char *task
 
 /* The job directory is written whatever happens; the trial is named as
  * Harbor names it, from the task directory. */
-struct runner_result local_runner_run(struct run *r, const char *task_dir)
+struct runner_result local_runner_run(struct workload_run *r, const char *task_dir)
 {
 	struct runner_result res = runner_result_none();
 	struct pc_err e;
@@ -182,8 +182,7 @@ struct runner_result local_runner_run(struct run *r, const char *task_dir)
 	if (!task_dir)
 		run_error(
 			r,
-			"workload %s pins a registry dataset: without --registry only the harbor "
-			"runner can fetch it",
+			"workload %s pins a registry dataset: without --registry only the harbor runner can fetch it",
 			json_str(r->workload, "id"));
 	else if (io_mkdirs(res.trial_dir, &e) != 0)
 		run_error(r, "%s", e.msg);

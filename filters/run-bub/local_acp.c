@@ -1,5 +1,5 @@
 /* local_acp: the local runner's agent for one step, over ACP in a
- * bubblewrap sandbox, and the terminals it asks for (local.h).
+ * bubblewrap sandbox, and the terminals it asks for (local_acp.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +12,12 @@
 #include "harbor_layout.h"
 #include "io.h"
 #include "json.h"
-#include "local.h"
+#include "local_acp.h"
 #include "proc.h"
 #include "sandbox.h"
 #include "text.h"
 
-static char **agent_argv(const struct run *r, const struct step_paths *sp,
+static char **agent_argv(const struct workload_run *r, const struct step_paths *sp,
 			 const char *acp_dir)
 {
 	char *script = text_fmt("exec %s </run/acp/in >/run/acp/out", r->agent->command);
@@ -44,13 +44,13 @@ static void remove_fifos(const char *dir)
 /* ---- one step: the agent's terminals ---- */
 
 struct terminal_host {
-	const struct run *r;
+	const struct workload_run *r;
 	const struct step_paths *sp;
 	int used;
 };
 
 /* env for a terminal command: the agent's, plus what the request names. */
-static void terminal_env(const struct run *r, jv params, struct envv *env)
+static void terminal_env(const struct workload_run *r, jv params, struct envv *env)
 {
 	jv extra = json_get(params, "env");
 
@@ -194,7 +194,7 @@ static jv usd_cost(jv cost)
 	return jv_null();
 }
 
-jv local_agent(struct run *r, struct runner_result *res, const struct step_paths *sp,
+jv local_agent(struct workload_run *r, struct runner_result *res, const struct step_paths *sp,
 	       const char *instruction, double timeout_s, jv *exception)
 {
 	struct acp_client c;
@@ -216,7 +216,7 @@ jv local_agent(struct run *r, struct runner_result *res, const struct step_paths
 	rc = acp_start(&c, argv, env.v, stderr_path, events, acp_dir, &e);
 	struct terminal_host terminals = { r, sp, 0 };
 	struct acp_terminal_host host = { run_terminal, &terminals };
-	c.terminal_host = &host;
+	c.answers.terminal_host = &host;
 	if (rc == 0) {
 		c.deadline_ms = timeout_s > 0 ? proc_now_ms() + (long long)(timeout_s * 1000) : -1;
 		rc = converse(res, &c, instruction, &init, &session, &response, &e);
@@ -230,10 +230,10 @@ jv local_agent(struct run *r, struct runner_result *res, const struct step_paths
 		*exception = harbor_exception(etype, e.msg);
 	const char *sid = json_str(session, "sessionId");
 	jv traj = harbor_trajectory(sid, jv_copy(res->agent_info), instruction, jv_copy(c.updates),
-				    c.permissions_requested);
+				    c.answers.permissions_requested);
 	int had_updates = jv_array_length(jv_copy(c.updates)) > 0;
 	jv summary = harbor_acp_summary(instruction, init, session, response, etype,
-					etype ? e.msg : NULL, c.permissions_requested);
+					etype ? e.msg : NULL, c.answers.permissions_requested);
 	acp_stop(&c, 2000);
 	/* Harbor's ACP runner is killed at the deadline (or on a stop) before it
 	 * writes its summary or a trajectory: the events file is what is left. */

@@ -16,7 +16,8 @@
 #include "harbor_layout.h"
 #include "io.h"
 #include "json.h"
-#include "local.h"
+#include "local_acp.h"
+#include "local_step.h"
 #include "proc.h"
 #include "sandbox.h"
 #include "text.h"
@@ -120,7 +121,7 @@ static int stage_tests(const char *task_dir, const char *step, const char *into,
 	return rc;
 }
 
-static jv run_verifier(const struct run *r, const char *task_dir, const char *step,
+static jv run_verifier(const struct workload_run *r, const char *task_dir, const char *step,
 		       struct step_paths *sp, double timeout_s, jv *exception)
 {
 	struct pc_err e;
@@ -193,8 +194,8 @@ static int unmark_step_failed(const struct step_paths *sp, struct pc_err *e)
 	return rc;
 }
 
-jv local_step(struct run *r, struct runner_result *res, const char *task_dir, jv task_toml, jv step,
-	      int *stop)
+jv local_step(struct workload_run *r, struct runner_result *res, const char *task_dir,
+	      jv task_toml, jv step, int *stop)
 {
 	const char *name = json_str(step, "name");
 	struct step_paths sp;

@@ -31,15 +31,14 @@ static int check_continuation(const struct source *s, const char *recall, struct
 	jv last = jv_array_get(jv_copy(steps), n - 1);
 
 	if (n < 2 || strcmp(json_str(last, "name") ? json_str(last, "name") : "", recall))
-		rc = pc_fail(e, "workload %s must end with its recall step '%s' after an earlier "
-				"session",
+		rc = pc_fail(e,
+			     "workload %s must end with its recall step '%s' after an earlier session",
 			     id, recall);
 	for (int k = 0; rc == 0 && k < n - 1; k++) {
 		jv step = jv_array_get(jv_copy(steps), k), min = json_get(step, "min_reward");
 		if (jv_get_kind(min) != JV_KIND_NULL && jv_is_valid(min))
 			rc = pc_fail(e,
-				     "workload %s sets min_reward on step '%s', which could "
-				     "stop its recall step from running",
+				     "workload %s sets min_reward on step '%s', which could stop its recall step from running",
 				     id, json_str(step, "name"));
 		jv_free(min);
 		jv_free(step);
@@ -62,8 +61,8 @@ static int scored_session(jv selection, int *session, char **step, struct pc_err
 	*session = 0;
 	*step = NULL;
 	if (docs_evaluation_kind(evaluation) != EVALUATION_PAIRED)
-		rc = pc_fail(e, "workload %s is not an OFF/ON comparison workload (a recall_step "
-				"or comparison: task-outcome)",
+		rc = pc_fail(e,
+			     "workload %s is not an OFF/ON comparison workload (a recall_step or comparison: task-outcome)",
 			     id);
 	else if (jv_get_kind(recall) == JV_KIND_STRING) {
 		if ((rc = source_load(&s, selection, e)) == 0 &&
@@ -76,8 +75,7 @@ static int scored_session(jv selection, int *session, char **step, struct pc_err
 		if ((rc = source_load(&s, selection, e)) == 0 &&
 		    jv_array_length(source_steps(&s)) > 0)
 			rc = pc_fail(e,
-				     "workload %s has Harbor steps; a task-outcome workload "
-				     "runs one session",
+				     "workload %s has Harbor steps; a task-outcome workload runs one session",
 				     id);
 		source_free(&s);
 	}
@@ -116,10 +114,8 @@ static int check_authenticated(const struct pc_client *c, struct pc_err *e)
 	anonymous.token = NULL;
 	if (pc_call(&anonymous, "GET", "/v1/scopes", jv_invalid(), &out, &a, e) == 0) {
 		jv_free(out);
-		return pc_fail(e, "the Server at %s lists its Scopes to a client without a token; "
-				  "a paired comparison needs one that enforces authentication "
-				  "(pipelines/pc-server with POWERCONTEXT_CLIENT_API_TOKEN and "
-				  "POWERCONTEXT_E2E_ACCESS_MODE=enforced)",
+		return pc_fail(e,
+			       "the Server at %s lists its Scopes to a client without a token; a paired comparison needs one that enforces authentication (pipelines/pc-server with POWERCONTEXT_CLIENT_API_TOKEN and POWERCONTEXT_E2E_ACCESS_MODE=enforced)",
 			       c->base_url);
 	}
 	if (a.status == 401)
@@ -138,9 +134,8 @@ static int check_extraction(const struct pc_client *c, struct pc_err *e)
 	jv_free(caps);
 	if (extracts)
 		return 0;
-	return pc_fail(e, "the Server at %s does not extract Memory (GET /v1/capabilities: "
-			  "memory_extraction is not true), so an ON arm could recall nothing; "
-			  "configure its generation model (POWERCONTEXT_SERVER_INFERENCE_*)",
+	return pc_fail(e,
+		       "the Server at %s does not extract Memory (GET /v1/capabilities: memory_extraction is not true), so an ON arm could recall nothing; configure its generation model (POWERCONTEXT_SERVER_INFERENCE_*)",
 		       c->base_url);
 }
 
@@ -160,7 +155,7 @@ int paired_check_server(const struct pc_client *c, struct pc_err *e)
 
 /* The ON arm's own Scope, named as 1.4.1 names it; the audit window starts
  * after it, creating it being the harness's own decision. */
-static int open_arm_scope(struct run *r, struct arm *a)
+static int open_arm_scope(struct workload_run *r, struct arm *a)
 {
 	const char *id = json_str(r->workload, "id");
 	char *title = text_fmt("E2E paired workload: %s", id);
@@ -181,7 +176,7 @@ static int open_arm_scope(struct run *r, struct arm *a)
 	return rc;
 }
 
-static void read_audit(struct run *r, struct arm *a)
+static void read_audit(struct workload_run *r, struct arm *a)
 {
 	char end[CLOCK_UTC_LEN];
 	struct pc_err e;
@@ -201,7 +196,7 @@ static void read_audit(struct run *r, struct arm *a)
 
 /* The task the runner ran, when it is not the one the manifest pins: 1.4.1
  * stops the workload then, since more trials would repeat it. */
-static int ran_pinned_task(struct run *r)
+static int ran_pinned_task(struct workload_run *r)
 {
 	const char *trial = r->result.trial_dir;
 	char *path = trial ? io_join(trial, HARBOR_RESULT_FILE) : NULL;
@@ -224,7 +219,7 @@ static int ran_pinned_task(struct run *r)
 	return pinned_ok;
 }
 
-static void name_arm(struct run *r, const struct arm *a)
+static void name_arm(struct workload_run *r, const struct arm *a)
 {
 	const char *id = json_str(r->workload, "id");
 	char hex[13], *arm_dir = outdir_arm(id, a->trial, arm_name(a));
@@ -233,19 +228,25 @@ static void name_arm(struct run *r, const struct arm *a)
 	snprintf(r->run_id, sizeof r->run_id, "%s-t%d-%s-%s", id, a->trial, arm_name(a), hex);
 	free(r->scope);
 	r->scope = NULL;
-	free(r->jobs_dir);
-	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, r->fleet->outdir, arm_dir);
+	run_place_jobs(r, arm_dir);
 	r->label = text_fmt("%s t%d %s", id, a->trial, arm_name(a));
 	free(arm_dir);
 }
 
+/* The session hook of an arm's run (run.h). */
+static void arm_session_hook(struct workload_run *r)
+{
+	arm_session_ended(r->arm, r->fleet->client, r->scope);
+}
+
 static jv run_arm(const struct fleet *f, int i, struct arm *a, int *pinned)
 {
-	struct run r;
+	struct workload_run r;
 	struct pc_err e;
 
 	run_begin(&r, f, i);
 	r.arm = a;
+	r.session_hook = arm_session_hook;
 	name_arm(&r, a);
 	if (!a->on)
 		r.agent = f->agent_off;
@@ -254,7 +255,7 @@ static jv run_arm(const struct fleet *f, int i, struct arm *a, int *pinned)
 	if (workload_model(f->o, r.workload, &r.agent_model, &e) != 0)
 		run_error(&r, "the workload's model: %s", e.msg);
 	else if (!a->on || open_arm_scope(&r, a) == 0)
-		r.result = f->o->runner->run(&r, json_str(task, "dir"));
+		r.result = f->o->runner->execute(&r, json_str(task, "dir"));
 	jv_free(task);
 	workload_scrub(&r);
 	read_audit(&r, a);

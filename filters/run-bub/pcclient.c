@@ -39,8 +39,7 @@ int pc_client_init(struct pc_client *c, char *const *env, struct pc_err *e)
 			pc_client_free(c);
 			return pc_fail(
 				e,
-				"POWERCONTEXT_CLIENT_TIMEOUT must be a positive number of seconds, "
-				"not \"%s\"",
+				"POWERCONTEXT_CLIENT_TIMEOUT must be a positive number of seconds, not \"%s\"",
 				timeout);
 		}
 		c->timeout_s = (long)(t + 0.999);
@@ -326,8 +325,7 @@ static int take_entry(const struct pc_client *c, const struct pc_api *api, const
 	else if (!jv_object_has(jv_copy(entry), jv_string("citation")))
 		rc = unknown_shape(
 			e, "POST", LIST_PATH, api,
-			"entries[%d] has neither artifact (atomic Memory) nor citation (a Memory "
-			"entry)",
+			"entries[%d] has neither artifact (atomic Memory) nor citation (a Memory entry)",
 			n);
 	if (rc == 0)
 		*entries = jv_array_append(*entries, entry);
@@ -368,8 +366,7 @@ int pc_memory_snapshot(const struct pc_client *c, const struct pc_api *api, cons
 			rc = pc_fail(
 				e,
 				"POST " LIST_PATH
-				": PowerContext %s returned the cursor it was given: the listing "
-				"does not advance",
+				": PowerContext %s returned the cursor it was given: the listing does not advance",
 				api->version);
 		else if (rc == 0 && jv_get_kind(next) != JV_KIND_STRING &&
 			 jv_get_kind(next) != JV_KIND_NULL && jv_get_kind(next) != JV_KIND_INVALID)

@@ -20,7 +20,7 @@ static int forbidden_context_in(jv response, jv spec)
 /* Context that matched a forbidden fragment is recorded as matched and
  * blanked: the wrong answer is the finding, and keeping its text would only
  * spread it. */
-jv probes_collect(struct run *r)
+jv probes_collect(struct workload_run *r)
 {
 	jv specs = jv_getpath(jv_copy(r->workload),
 			      JV_ARRAY(jv_string("evaluation"), jv_string("probes")));

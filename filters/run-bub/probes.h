@@ -10,6 +10,6 @@
 
 /* Every probe of r's workload, answered in r's scope: the record's probes
  * array (owned); a probe that failed is also an error of the run. */
-jv probes_collect(struct run *r);
+jv probes_collect(struct workload_run *r);
 
 #endif

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arm.h"
 #include "harbor.h"
 #include "json.h"
 #include "outdir.h"
@@ -12,20 +11,20 @@
 #include "run.h"
 #include "text.h"
 
-void run_begin(struct run *r, const struct fleet *f, int i)
+void run_begin(struct workload_run *r, const struct fleet *f, int i)
 {
 	char hex[13];
 	jv selection = jv_array_get(jv_copy(f->selections), i);
 
-	*r = (struct run){ .fleet = f,
-			   .selection = selection,
-			   .workload = json_get(selection, "workload"),
-			   .agent = f->agent };
+	*r = (struct workload_run){ .fleet = f,
+				    .selection = selection,
+				    .workload = json_get(selection, "workload"),
+				    .agent = f->agent };
 	const char *id = json_str(r->workload, "id");
 	harbor_random_hex(hex, 12);
 	snprintf(r->run_id, sizeof r->run_id, "%s-%s", id, hex);
 	r->scope = text_fmt("e2e:%s", r->run_id);
-	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, f->outdir, id);
+	run_place_jobs(r, id);
 	r->invocations = jv_null();
 	r->batch = jv_null();
 	r->errors = jv_array();
@@ -34,7 +33,13 @@ void run_begin(struct run *r, const struct fleet *f, int i)
 	clock_utc_now(r->started);
 }
 
-void run_end(struct run *r)
+void run_place_jobs(struct workload_run *r, const char *dir)
+{
+	free(r->jobs_dir);
+	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, r->fleet->outdir, dir);
+}
+
+void run_end(struct workload_run *r)
 {
 	jv_free(r->selection);
 	jv_free(r->workload);
@@ -58,19 +63,18 @@ struct runner_result runner_result_none(void)
 	return (struct runner_result){ .rewards = jv_null(), .agent_info = jv_null() };
 }
 
-void run_join_batch(struct run *r, const char *run_id, const char *batch)
+void run_join_batch(struct workload_run *r, const char *run_id, const char *batch)
 {
 	char *dir = outdir_batch(batch);
 
 	snprintf(r->run_id, sizeof r->run_id, "%s", run_id);
 	free(r->scope);
 	r->scope = text_fmt("e2e:%s:%s", run_id, json_str(r->workload, "id"));
-	free(r->jobs_dir);
-	r->jobs_dir = text_fmt("%s/%s/" OUTDIR_HARBOR_JOBS, r->fleet->outdir, dir);
+	run_place_jobs(r, dir);
 	free(dir);
 }
 
-int run_bind_invocation(struct run *r, int i)
+int run_bind_invocation(struct workload_run *r, int i)
 {
 	if (jv_get_kind(r->invocations) != JV_KIND_ARRAY)
 		return 0;
@@ -89,7 +93,7 @@ int run_bind_invocation(struct run *r, int i)
 	return 0;
 }
 
-void run_progress(const struct run *r, const char *fmt, ...)
+void run_progress(const struct workload_run *r, const char *fmt, ...)
 {
 	struct sbuf b = { 0 };
 	va_list ap;
@@ -108,7 +112,7 @@ void run_progress(const struct run *r, const char *fmt, ...)
 	free(line);
 }
 
-void run_error(struct run *r, const char *fmt, ...)
+void run_error(struct workload_run *r, const char *fmt, ...)
 {
 	struct sbuf b = { 0 };
 	va_list ap;
@@ -122,13 +126,13 @@ void run_error(struct run *r, const char *fmt, ...)
 	free(msg);
 }
 
-void run_session_ended(struct run *r)
+void run_session_ended(struct workload_run *r)
 {
-	if (r->arm)
-		arm_session_ended(r->arm, r);
+	if (r->session_hook)
+		r->session_hook(r);
 }
 
-void run_step_exception(struct run *r, const char *step, jv exception)
+void run_step_exception(struct workload_run *r, const char *step, jv exception)
 {
 	int merged = jv_get_kind(r->invocations) == JV_KIND_ARRAY;
 
@@ -138,7 +142,7 @@ void run_step_exception(struct run *r, const char *step, jv exception)
 		  json_str(exception, "exception_message"));
 }
 
-double run_agent_timeout(const struct run *r, jv task_toml, jv step)
+double run_agent_timeout(const struct workload_run *r, jv task_toml, jv step)
 {
 	if (r->fleet->o->agent_timeout > 0)
 		return r->fleet->o->agent_timeout;

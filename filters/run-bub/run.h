@@ -1,8 +1,9 @@
 /* run: one workload's run from run_begin to run_end, and what its runner
  * may ask of it (docs/DESIGN.md §5).
  *
- * What every workload of an invocation shares is the fleet, which main
- * owns; a run points at it and owns only what is its own.  A runner
+ * What every workload of an invocation shares is the fleet (fleet.h sets
+ * it up and owns it), and with it pc-run-bub's options (main's); a run
+ * points at both and owns only what is its own.  A runner
  * (runners.h) reports errors and progress through this module and hands
  * back what it made and saw as one struct runner_result, which the run
  * then owns.
@@ -21,7 +22,8 @@ struct arm;
 struct host;
 struct runner;
 
-struct options {
+/* pc-run-bub's options, as main parsed them. */
+struct run_bub_options {
 	const struct runner *runner; /* --runner, a row of runners[] */
 	const char *output, *agent, *policy;
 	const char *harbor_env;    /* --harbor-env TYPE, or NULL for this machine */
@@ -36,11 +38,12 @@ struct options {
 	int settle_session, settle_flush;
 };
 
-/* What every workload of the invocation shares.  Main owns it and all it
- * points at; it is read-only once workloads run (a worker process has its
- * own copy). */
+/* What every workload of the invocation shares.  fleet_run (fleet.h) owns
+ * it and all it points at but the options, the redactor and the
+ * selections, which main owns; it is read-only once workloads run (a
+ * worker process has its own copy). */
 struct fleet {
-	const struct options *o;
+	const struct run_bub_options *o;
 	const struct redactor *red;
 	const struct pc_client *client;
 	const struct pc_api *api; /* NULL: the Server could not say what it is */
@@ -69,17 +72,20 @@ struct runner_result {
 };
 
 /* One workload's run. */
-struct run {
+struct workload_run {
 	const struct fleet *fleet; /* borrowed from main */
 	jv selection;              /* owned */
 	jv workload;               /* owned: the selection's */
 	const struct agent *agent; /* borrowed from the fleet: the agent it runs */
 	struct arm *arm;           /* borrowed: the paired arm it is, or NULL */
+	/* what follows each agent session (run_session_ended); NULL: nothing.
+	 * A paired arm sets it (paired.c): an ON arm settles its Scope then */
+	void (*session_hook)(struct workload_run *r);
 	char run_id[128];
 	/* owned: its name, until the Server gives the scope an id; NULL for a
 	 * paired OFF arm, which has none */
 	char *scope;
-	char *jobs_dir;    /* owned: DIR/<workload id>/harbor-jobs */
+	char *jobs_dir;    /* owned: DIR/<its directory>/harbor-jobs (run_place_jobs) */
 	char *agent_model; /* owned: BUB_MODEL for this workload; NULL when model-free */
 	/* owned: a registry dataset's task directory, found through
 	 * --registry; NULL for a local task or without a registry */
@@ -102,28 +108,34 @@ struct run {
 /* Begin the run of workload i of f: a fresh run id and scope name, no
  * errors, and the time it started.  Every begun run is ended by run_end,
  * which frees what it owns. */
-void run_begin(struct run *r, const struct fleet *f, int i);
-void run_end(struct run *r);
+void run_begin(struct workload_run *r, const struct fleet *f, int i);
+void run_end(struct workload_run *r);
+
+/* Put r's Harbor job directories under DIR/<dir>/harbor-jobs/ (dir
+ * relative to --output: outdir.h says where a workload's, a merged batch's
+ * or a paired arm's files go). */
+void run_place_jobs(struct workload_run *r, const char *dir);
 
 /* Make r (just begun) a part of the merged batch's run run_id: its job
  * directories under DIR/batch-<batch>/, its scope named for its workload. */
-void run_join_batch(struct run *r, const char *run_id, const char *batch);
+void run_join_batch(struct workload_run *r, const char *run_id, const char *batch);
 
 /* Bind the agent's next invocation, the i-th of the trial, to its member's
  * scope and model; nothing to do outside a merged batch's trial, -1 (an
  * error of r) when the trial has no invocation i. */
-int run_bind_invocation(struct run *r, int i);
+int run_bind_invocation(struct workload_run *r, int i);
 
 /* Each runner calls this after every agent session of r ends, before
- * the next starts: a paired ON arm settles its Scope then. */
-void run_session_ended(struct run *r);
+ * the next starts: r's session_hook runs then. */
+void run_session_ended(struct workload_run *r);
 
 /* Nothing made or seen yet: what a runner starts its result from. */
 struct runner_result runner_result_none(void);
 
 /* Progress on stderr when asked for, and an error of the run (both printf). */
-void run_progress(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void run_progress(const struct workload_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void run_error(struct workload_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The Harbor exception a step or trial recorded as the run error
  * "step <s>: <type>: <message>" (borrowed).  A merged batch's trial
@@ -131,13 +143,13 @@ void run_error(struct run *r, const char *fmt, ...) __attribute__((format(printf
  * trial's own (step RUN_TRIAL_STEP) is its error.  A paired arm's errors
  * are the harness's own: its steps' exceptions stay in Harbor's results. */
 #define RUN_TRIAL_STEP "(trial)"
-void run_step_exception(struct run *r, const char *step, jv exception);
+void run_step_exception(struct workload_run *r, const char *step, jv exception);
 
 /* A step's deadlines in seconds as Harbor reads task.toml (both borrowed):
  * the agent's (--agent-timeout, else [steps.agent], else [agent]
  * timeout_sec; 0 for none) and the verifier's ([steps.verifier], else
  * [verifier], else 600). */
-double run_agent_timeout(const struct run *r, jv task_toml, jv step);
+double run_agent_timeout(const struct workload_run *r, jv task_toml, jv step);
 double run_verifier_timeout(jv task_toml, jv step);
 
 #endif

@@ -2,18 +2,15 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "harbor_job.h"
+#include "local.h"
 #include "runners.h"
 
 /* clang-format off */
 const struct runner runners[] = {
-	{ "local",
-	  "run steps here, sandboxed with bubblewrap (default)\n",
-	  NULL, local_runner_run },
-	{ "harbor",
-	  "run through the Harbor CLI that pipelines/pc-powercontext harbor\n"
-	  "provides ($POWERCONTEXT_E2E_HARBOR), on a bubblewrap environment\n",
-	  harbor_runner_check, harbor_runner_run },
-	{ NULL, NULL, NULL, NULL },
+	{ "local",  NULL,                local_runner_run },
+	{ "harbor", harbor_runner_check, harbor_runner_run },
+	{ NULL,     NULL,                NULL },
 };
 /* clang-format on */
 

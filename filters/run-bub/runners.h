@@ -1,7 +1,7 @@
 /* runners: every way pc-run-bub can run a workload, one row each
  * (docs/DESIGN.md §5).  The option parser, the usage text and the dispatch
- * all read runners[]; a new runner is its own file, its entry points below
- * and its row in runners.c.
+ * all read runners[]; a new runner is its own module, its entry points in
+ * its header and its row in runners.c.
  */
 #ifndef PC_RUN_BUB_RUNNERS_H
 #define PC_RUN_BUB_RUNNERS_H
@@ -11,17 +11,14 @@
 #include "text.h"
 
 struct runner {
-	const char *name; /* as --runner takes it */
-	/* its --help text beside "--runner NAME": lines each ending in \n,
-	 * the ones after the first indented by the usage text */
-	const char *usage;
+	const char *name; /* as --runner takes it; pc-run-bub(1) describes it */
 	/* before any workload runs: what the runner needs is there (NULL:
 	 * nothing to check) */
-	int (*check)(const struct options *o, const struct pc_client *c, const char *project,
-		     const struct agent *agent, struct pc_err *e);
+	int (*check)(const struct run_bub_options *o, const struct pc_client *c,
+		     const char *project, const struct agent *agent, struct pc_err *e);
 	/* Execute the task in task_dir (NULL: a registry dataset), writing the
 	 * job under r->jobs_dir/<run id>; every failure is a run_error. */
-	struct runner_result (*run)(struct run *r, const char *task_dir);
+	struct runner_result (*execute)(struct workload_run *r, const char *task_dir);
 };
 
 /* Every runner, the default first; a row with a NULL name ends it. */
@@ -33,11 +30,5 @@ const char *runner_name_at(const void *table, size_t i);
 
 /* The runner --runner name selects, or NULL. */
 const struct runner *runner_named(const char *name);
-
-/* The runners' entry points. */
-struct runner_result local_runner_run(struct run *r, const char *task_dir);
-int harbor_runner_check(const struct options *o, const struct pc_client *c, const char *project,
-			const struct agent *agent, struct pc_err *e);
-struct runner_result harbor_runner_run(struct run *r, const char *task_dir);
 
 #endif

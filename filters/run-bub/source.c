@@ -42,8 +42,7 @@ static int check_step_names(const struct source *s, struct pc_err *e)
 		int taken = name && jv_object_has(jv_copy(seen), jv_string(name));
 		if (rc == 0 && (!plain_name(name) || taken))
 			rc = pc_fail(e,
-				     "workload %s: step names must be distinct single path "
-				     "components, got '%s'",
+				     "workload %s: step names must be distinct single path components, got '%s'",
 				     json_str(s->workload, "id"), name ? name : "(none)");
 		if (rc == 0)
 			seen = jv_object_set(seen, jv_string(name), jv_true());

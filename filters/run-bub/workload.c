@@ -15,7 +15,7 @@
 #include "text.h"
 #include "workload.h"
 
-int workload_model(const struct options *o, jv workload, char **model, struct pc_err *e)
+int workload_model(const struct run_bub_options *o, jv workload, char **model, struct pc_err *e)
 {
 	jv m = jv_getpath(jv_copy(workload), JV_ARRAY(jv_string("execution"), jv_string("model")));
 	const char *bub_model = getenv("BUB_MODEL"), *id = json_str(workload, "id");
@@ -40,7 +40,7 @@ int workload_model(const struct options *o, jv workload, char **model, struct pc
 
 /* The run's model into r->agent_model; -1 when there is none to be had,
  * an error of the run. */
-static int resolve_model(struct run *r)
+static int resolve_model(struct workload_run *r)
 {
 	struct pc_err e;
 
@@ -58,7 +58,7 @@ static int resolve_model(struct run *r)
  * cannot say what it is fails a Memory workload here; an outcome workload
  * does not depend on the Server, so it runs under the name it would have
  * had before 0.2.0. */
-static int open_scope(struct run *r, int memory)
+static int open_scope(struct workload_run *r, int memory)
 {
 	const struct fleet *f = r->fleet;
 	const char *id = json_str(r->workload, "id");
@@ -87,7 +87,7 @@ static int open_scope(struct run *r, int memory)
 	return rc;
 }
 
-int workload_is_memory(const struct run *r)
+int workload_is_memory(const struct workload_run *r)
 {
 	jv evaluation = json_get(r->workload, "evaluation");
 	int memory = docs_evaluation_kind(evaluation) == EVALUATION_MEMORY;
@@ -96,7 +96,7 @@ int workload_is_memory(const struct run *r)
 	return memory;
 }
 
-int workload_prepare(struct run *r, jv *readiness, jv *before)
+int workload_prepare(struct workload_run *r, jv *readiness, jv *before)
 {
 	const struct fleet *f = r->fleet;
 	int memory = workload_is_memory(r);
@@ -113,7 +113,7 @@ int workload_prepare(struct run *r, jv *readiness, jv *before)
 	return -1;
 }
 
-void workload_scrub(struct run *r)
+void workload_scrub(struct workload_run *r)
 {
 	const char *job_dir = r->result.job_dir;
 
@@ -133,7 +133,7 @@ void workload_scrub(struct run *r)
 }
 
 /* An outcome workload whose trial scored below 1 failed, errors or not. */
-static int reward_failed(const struct run *r)
+static int reward_failed(const struct workload_run *r)
 {
 	jv reward = json_get(r->result.rewards, "reward");
 	int failed = jv_get_kind(reward) == JV_KIND_NUMBER && jv_number_value(reward) < 1;
@@ -146,7 +146,7 @@ static int reward_failed(const struct run *r)
 
 /* What really ran: the recorded identity of the project's Bub when the
  * agent confirmed it is Bub, else what the agent said in initialize. */
-static jv adapter_versions(const struct run *r)
+static jv adapter_versions(const struct workload_run *r)
 {
 	jv adapter_identity = r->agent->adapter;
 	const char *name = json_str(r->result.agent_info, "name");
@@ -174,7 +174,7 @@ static jv adapter_versions(const struct run *r)
 
 /* The record of one workload; its status and the Server's answers
  * (consumed) are what the run found, the rest comes from r. */
-static jv run_record(const struct run *r, const char *status, jv powercontext)
+static jv run_record(const struct workload_run *r, const char *status, jv powercontext)
 {
 	const struct fleet *f = r->fleet;
 	char finished[CLOCK_UTC_LEN];
@@ -216,7 +216,7 @@ static jv run_record(const struct run *r, const char *status, jv powercontext)
 	return record;
 }
 
-static jv server_answers(const struct run *r, jv readiness, jv before, jv after, jv probes)
+static jv server_answers(const struct workload_run *r, jv readiness, jv before, jv after, jv probes)
 {
 	const char *database = getenv("POWERCONTEXT_E2E_DATABASE_IDENTITY");
 	const struct pc_api *api = r->fleet->api;
@@ -231,7 +231,7 @@ static jv server_answers(const struct run *r, jv readiness, jv before, jv after,
 		jv_string("probes"), probes);
 }
 
-jv workload_finish(struct run *r, int skipped, jv readiness, jv before)
+jv workload_finish(struct workload_run *r, int skipped, jv readiness, jv before)
 {
 	jv after = jv_null(), probes = jv_array();
 	struct pc_err e;
@@ -260,7 +260,7 @@ jv workload_finish(struct run *r, int skipped, jv readiness, jv before)
 /* A registry dataset's task, found through --registry (dir, the selection's
  * local task directory, NULL); -1 when the registry cannot give it, an
  * error of r naming the registry and the dataset. */
-static int find_registry_task(struct run *r, const char *dir)
+static int find_registry_task(struct workload_run *r, const char *dir)
 {
 	const char *registry = r->fleet->o->registry;
 	struct pc_err e;
@@ -275,14 +275,14 @@ static int find_registry_task(struct run *r, const char *dir)
 	return rc;
 }
 
-jv workload_run(struct run *r)
+jv workload_run(struct workload_run *r)
 {
 	jv readiness = jv_null(), before = jv_null(), task = json_get(r->selection, "task");
 	const char *dir = json_str(task, "dir");
 
 	run_progress(r, "run %s", r->run_id);
 	if (workload_prepare(r, &readiness, &before) == 0 && find_registry_task(r, dir) == 0)
-		r->result = r->fleet->o->runner->run(r, dir);
+		r->result = r->fleet->o->runner->execute(r, dir);
 	jv_free(task);
 	workload_scrub(r);
 	return workload_finish(r, 0, readiness, before);
@@ -290,7 +290,7 @@ jv workload_run(struct run *r)
 
 /* Nothing more is known of a workload that did not run than its selection:
  * no job, no Server answers, and the record says so. */
-jv workload_unrun(struct run *r, const char *why)
+jv workload_unrun(struct workload_run *r, const char *why)
 {
 	resolve_model(r);
 	if (why) {
