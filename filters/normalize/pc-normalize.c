@@ -487,8 +487,8 @@ static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *
 	jv_free(arm);
 	if (!is_arm) {
 		jv_free(trial_dir);
-		return pc_fail(e, "--paired: the record is not a paired arm's (it has no \"arm\"; "
-				  "pc-run-bub --paired writes them)");
+		return pc_fail(e,
+			       "--paired: the record is not a paired arm's (it has no \"arm\"; pc-run-bub --paired writes them)");
 	}
 	/* a trial that wrote no result is judged on nothing of Harbor's */
 	jv result = trial_result(trial);

@@ -142,8 +142,7 @@ static void render_junit(struct report_out *o, struct cases *cs, const struct re
 		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
 	sbuf_addf(
 		b,
-		"  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
-		"skipped=\"%d\">\n",
+		"  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
 		cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE],
 		cs->count[VERDICT_SKIPPED]);
 	report_flush(o);

@@ -26,8 +26,7 @@
 static const char style_base[] =
 	"body{font-family:sans-serif;margin:1.5em;line-height:1.4}\n"
 	"table{border-collapse:collapse;margin:.5em 0}\n"
-	"th,td{border:1px solid gray;padding:.2em .5em;"
-	"text-align:left;vertical-align:bottom;white-space:nowrap}\n"
+	"th,td{border:1px solid gray;padding:.2em .5em;text-align:left;vertical-align:bottom;white-space:nowrap}\n"
 	"thead th.a span{writing-mode:vertical-rl;transform:rotate(180deg)}\n"
 	"td.fail,td.verdict{font-weight:bold}\n"
 	"a{color:inherit}\n"
@@ -38,8 +37,7 @@ static const char style_base[] =
 	"svg .line{fill:none;stroke:gray}\n"
 	".pt{stroke:currentColor;fill:currentColor;stroke-width:2}\n"
 	".pt.inconclusive,.pt.skipped,.pt.stale{fill:white}\n"
-	"pre.why{white-space:pre-wrap;overflow-wrap:anywhere;border-left:3px solid gray;"
-	"padding-left:.5em;margin:.3em 0 .8em}\n"
+	"pre.why{white-space:pre-wrap;overflow-wrap:anywhere;border-left:3px solid gray;padding-left:.5em;margin:.3em 0 .8em}\n"
 	/* a wide matrix wraps its cells ("✓" over "pass") before it is wider
 	 * than the page, and past that scrolls in its own box: never cut */
 	"div.wide{max-width:100%;overflow-x:auto}\n"
@@ -271,9 +269,7 @@ static void render_html(struct report_out *o, struct cases *cs, const struct rep
 	sbuf_add(&o->b, "</tbody>\n</table></div>\n");
 	if (h.trends)
 		sbuf_add(&o->b,
-			 "<p class=\"legend\">In the plots, a run accepted is ●, failed ✗, "
-			 "inconclusive △, skipped □; runs are numbered oldest first, as listed "
-			 "under the plots.</p>\n");
+			 "<p class=\"legend\">In the plots, a run accepted is ●, failed ✗, inconclusive △, skipped □; runs are numbered oldest first, as listed under the plots.</p>\n");
 	h.index = 0;
 	report_each_case(cs, workload_section, &h);
 	sbuf_add(&o->b, "</body>\n</html>\n");

@@ -153,8 +153,7 @@ static void svg_plot(struct sbuf *b, jv trend /* borrowed */, const char *score)
 	html_add_text(b, score);
 	sbuf_addf(
 		b,
-		"</code></figcaption>\n<svg class=\"plot\" width=\"%d\" height=\"%d\" role=\"img\" "
-		"aria-label=\"",
+		"</code></figcaption>\n<svg class=\"plot\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"",
 		PLOT_W, PLOT_H);
 	html_add_text(b, score);
 	sbuf_addf(b, " over %d runs\">\n", p.runs);
@@ -212,8 +211,7 @@ void html_add_plots(struct sbuf *b, const struct report_case *c)
 {
 	if (jv_get_kind(c->trend) != JV_KIND_ARRAY) {
 		sbuf_add(b,
-			 "<p class=\"noplot\">Plots of the scores over the comparable runs need a "
-			 "ledger: <code>pc-report --ledger URL --format html</code>.</p>\n");
+			 "<p class=\"noplot\">Plots of the scores over the comparable runs need a ledger: <code>pc-report --ledger URL --format html</code>.</p>\n");
 		return;
 	}
 	jv names = trend_scores(c->trend);

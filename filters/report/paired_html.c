@@ -94,8 +94,7 @@ static void svg_plot(struct sbuf *b, jv summary)
 	jv off = json_get(summary, "off"), on = json_get(summary, "on");
 
 	sbuf_addf(b,
-		  "<figure><svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
-		  "<title>Success rate per arm, with its 95%% Wilson interval</title>\n",
+		  "<figure><svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"><title>Success rate per arm, with its 95%% Wilson interval</title>\n",
 		  PLOT_W, PLOT_H, PLOT_W, PLOT_H);
 	svg_axis(b);
 	svg_arm(b, off, "off", ROW_OFF);
@@ -126,9 +125,10 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	report_add_escaped(b, title);
 	sbuf_add(b, "</h2>\n");
 	svg_plot(b, summary);
-	sbuf_add(b, "<table>\n<thead><tr><th>Arm</th><th>Passed</th><th>Scored</th>"
-		    "<th>Timed out</th><th>Errors</th><th>Integration failures</th>"
-		    "<th>Reached another Scope</th></tr></thead>\n<tbody>\n");
+	sbuf_add(b,
+		 "<table>\n"
+		 "<thead><tr><th>Arm</th><th>Passed</th><th>Scored</th><th>Timed out</th><th>Errors</th><th>Integration failures</th><th>Reached another Scope</th></tr></thead>\n"
+		 "<tbody>\n");
 	arm_row(b, summary, "off");
 	arm_row(b, summary, "on");
 	sbuf_add(b, "</tbody>\n</table>\n<p class=\"delta\">");
@@ -152,9 +152,8 @@ static void add_facts(struct sbuf *b, const struct page_facts *facts)
 	if (facts->dated || facts->undated)
 		page_facts_html(b, facts, "Arms ran");
 	else
-		sbuf_add(b, "<p class=\"under-test\">The paired report names neither the "
-			    "PowerContext under test nor when the arms ran: give pc-report the arm "
-			    "observations after it.</p>\n");
+		sbuf_add(b,
+			 "<p class=\"under-test\">The paired report names neither the PowerContext under test nor when the arms ran: give pc-report the arm observations after it.</p>\n");
 }
 
 void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color)

@@ -134,8 +134,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct options *
 		return unknown_format(usage);
 	if (o->paired && (o->ledger || o->verbose || !paired_format(o->format)))
 		return stage_usage_error("pc-report", usage,
-					 "--paired takes --format text, markdown or html and "
-					 "--output only"),
+					 "--paired takes --format text, markdown or html and --output only"),
 		       STAGE_USAGE;
 	o->trend = o->trend || (o->ledger && o->format->needs_trends);
 	if (o->trend && !o->ledger)
