@@ -183,20 +183,3 @@ void report_add_counts(struct sbuf *b, const struct cases *cs)
 	if (cs->count[VERDICT_STALE])
 		sbuf_addf(b, ", %d stale", cs->count[VERDICT_STALE]);
 }
-
-void report_add_escaped(struct sbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': sbuf_add(b, "&amp;"); break;
-		case '<': sbuf_add(b, "&lt;"); break;
-		case '>': sbuf_add(b, "&gt;"); break;
-		case '"': sbuf_add(b, "&quot;"); break;
-		default:
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' && *s != '\r')
-				sbuf_add(b, "?");
-			else
-				sbuf_addn(b, s, 1);
-		}
-	}
-}

@@ -10,17 +10,20 @@
 
 #include "html.h"
 #include "json.h"
+#include "markup.h"
 #include "paired.h"
 #include "paired_verdict.h"
-#include "report.h"
+#include "svg.h"
 
-/* The plot: a 0-100% axis and one row per arm. */
-#define PLOT_W     480
-#define PLOT_LEFT  60
-#define PLOT_RIGHT 440
-#define ROW_OFF    28
-#define ROW_ON     58
-#define PLOT_H     96
+/* The plot: a 0-100% axis under the plot area, and one row per arm, its
+ * y a row's. */
+static const struct svg_frame frame = {
+	.width = 480, .height = 96, .left = 60, .right = 40, .top = 10, .bottom = 18
+};
+enum {
+	ROW_OFF = 28,
+	ROW_ON = 58
+};
 
 static const char style_paired[] =
 	"svg .whisker{stroke:currentColor;stroke-width:2}\n"
@@ -37,7 +40,7 @@ static void add_code_spans(struct sbuf *b, const char *text)
 		tick = strchr(p, '`');
 		char *piece = pc_xstrdup(p);
 		piece[tick ? (size_t)(tick - p) : strlen(p)] = '\0';
-		report_add_escaped(b, piece);
+		markup_add_text(b, piece);
 		free(piece);
 		if (!tick)
 			break;
@@ -50,20 +53,21 @@ static void add_code_spans(struct sbuf *b, const char *text)
 
 static double plot_x(double rate)
 {
-	return PLOT_LEFT + rate * (PLOT_RIGHT - PLOT_LEFT);
+	return frame.left + rate * (svg_right(&frame) - frame.left);
 }
 
 static void svg_axis(struct sbuf *b)
 {
-	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", PLOT_LEFT,
-		  PLOT_H - 18, PLOT_RIGHT, PLOT_H - 18);
+	char label[8];
+
+	svg_line(b, "axis", frame.left, svg_bottom(&frame), svg_right(&frame), svg_bottom(&frame));
+	sbuf_add(b, "\n");
 	for (int pct = 0; pct <= 100; pct += 25) {
 		double x = plot_x(pct / 100.0);
-		sbuf_addf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\"/>",
-			  x, x,
-			  PLOT_H - 18);
-		sbuf_addf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>\n", x,
-			  PLOT_H - 4, pct);
+		snprintf(label, sizeof label, "%d%%", pct);
+		svg_line(b, "grid", x, frame.top, x, svg_bottom(&frame));
+		svg_text(b, NULL, x, frame.height - 4, "middle", label);
+		sbuf_add(b, "\n");
 	}
 }
 
@@ -73,18 +77,17 @@ static void svg_arm(struct sbuf *b, jv arm, const char *name, int y)
 {
 	jv rate = json_get(arm, "success_rate"), interval = json_get(arm, "success_rate_interval");
 
-	sbuf_addf(b, "<g class=\"%s\"><text x=\"4\" y=\"%d\">%s</text>\n", name, y + 4,
-		  name[1] == 'n' ? "ON" : "OFF");
+	sbuf_addf(b, "<g class=\"%s\">", name);
+	svg_text(b, NULL, 4, y + 4, NULL, name[1] == 'n' ? "ON" : "OFF");
+	sbuf_add(b, "\n");
 	if (jv_get_kind(rate) == JV_KIND_NUMBER && jv_get_kind(interval) == JV_KIND_OBJECT) {
-		sbuf_addf(b,
-			  "<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
-			  plot_x(json_number_at(interval, "low", 0)), y,
-			  plot_x(json_number_at(interval, "high", 0)), y);
-		sbuf_addf(b, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%d\" r=\"4\"/>\n",
-			  plot_x(jv_number_value(rate)), y);
+		svg_line(b, "whisker", plot_x(json_number_at(interval, "low", 0)), y,
+			 plot_x(json_number_at(interval, "high", 0)), y);
+		sbuf_add(b, "\n");
+		svg_circle(b, "pt", plot_x(jv_number_value(rate)), y, 4);
 	} else
-		sbuf_addf(b, "<text x=\"%d\" y=\"%d\">not scored</text>\n", PLOT_LEFT + 4, y + 4);
-	sbuf_add(b, "</g>\n");
+		svg_text(b, NULL, frame.left + 4, y + 4, NULL, "not scored");
+	sbuf_add(b, "\n</g>\n");
 	jv_free(rate);
 	jv_free(interval);
 }
@@ -95,7 +98,7 @@ static void svg_plot(struct sbuf *b, jv summary)
 
 	sbuf_addf(b,
 		  "<figure><svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"><title>Success rate per arm, with its 95%% Wilson interval</title>\n",
-		  PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+		  frame.width, frame.height, frame.width, frame.height);
 	svg_axis(b);
 	svg_arm(b, off, "off", ROW_OFF);
 	svg_arm(b, on, "on", ROW_ON);
@@ -122,7 +125,7 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	struct sbuf text = { 0 };
 
 	sbuf_add(b, "<section>\n<h2>");
-	report_add_escaped(b, title);
+	markup_add_text(b, title);
 	sbuf_add(b, "</h2>\n");
 	svg_plot(b, summary);
 	sbuf_add(b,
@@ -140,7 +143,7 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	sbuf_add(b, "</p>\n<p class=\"sign\">What the pairs show: ");
 	paired_add_verdict(&text, summary);
 	line = sbuf_take(&text);
-	report_add_escaped(b, line);
+	markup_add_text(b, line);
 	free(line);
 	sbuf_add(b, ".</p>\n</section>\n");
 }

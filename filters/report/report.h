@@ -88,8 +88,4 @@ void report_add_value(struct sbuf *b, jv v);
 /* "3 workloads: 1 accepted, 1 failed, 0 inconclusive[, 1 skipped]". */
 void report_add_counts(struct sbuf *b, const struct cases *cs);
 
-/* s escaped for XML and HTML text and attribute values; the control
- * characters XML 1.0 forbids become '?'. */
-void report_add_escaped(struct sbuf *b, const char *s);
-
 #endif
