@@ -46,6 +46,5 @@ static void render_json(struct report_out *o, struct cases *cs, const struct rep
 
 const struct report_format format_json = {
 	.name = "json",
-	.gist = "counts and cases",
 	.render = render_json,
 };

@@ -154,6 +154,5 @@ static void render_junit(struct report_out *o, struct cases *cs, const struct re
 
 const struct report_format format_junit = {
 	.name = "junit",
-	.gist = "JUnit XML",
 	.render = render_junit,
 };

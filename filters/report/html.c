@@ -276,7 +276,6 @@ static void render_html(struct report_out *o, struct cases *cs, const struct rep
 
 const struct report_format format_html = {
 	.name = "html",
-	.gist = "one page",
 	.needs_trends = 1,
 	.render = render_html,
 };

@@ -127,7 +127,20 @@ static int schema(struct ledger *l, struct pc_err *e)
 			JV_ARRAY(jv_string_fmt("%d", LEDGER_SCHEMA_VERSION)), e);
 }
 
-struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
+static void ledger_close(struct ledger *l)
+{
+	if (!l)
+		return;
+	if (l->db)
+		l->be->close(l->db);
+	for (int i = 0; i < SQL_COMPOSED; i++)
+		free(l->sql[i]);
+	free(l->shown);
+	free(l);
+}
+
+/* Connect, create the schema on first use and refuse a newer one. */
+static struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
 {
 	struct ledger *l = pc_xmalloc(sizeof *l);
 
@@ -141,18 +154,6 @@ struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
 		return NULL;
 	}
 	return l;
-}
-
-void ledger_close(struct ledger *l)
-{
-	if (!l)
-		return;
-	if (l->db)
-		l->be->close(l->db);
-	for (int i = 0; i < SQL_COMPOSED; i++)
-		free(l->sql[i]);
-	free(l->shown);
-	free(l);
 }
 
 /* ---- the write ---- */
@@ -332,7 +333,8 @@ static void record_case(void *ctx, const struct report_case *c)
 	jv_free(run_id);
 }
 
-int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
+/* Record every spooled case of cs in one transaction. */
+static int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
 {
 	struct record_pass r = { l, { 0 }, e, LEDGER_RETRY };
 
@@ -368,7 +370,8 @@ static jv known_verdict(jv v)
 	return jv_string("unknown");
 }
 
-jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e)
+/* The trend of c, once recorded; jv_invalid() with e filled on error. */
+static jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e)
 {
 	jv attrs = report_section(c, "attributes");
 	jv rows = l->be->query(
@@ -407,4 +410,64 @@ jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct 
 	if (jv_is_valid(run))
 		trend = jv_array_append(trend, run);
 	return trend;
+}
+
+/* ---- the pass that writes the ledger ---- */
+
+/* The second spool, each case with its trend; l, e and spool borrowed. */
+struct trend_pass {
+	struct ledger *l;
+	int runs;
+	struct spool_file spool;
+	struct pc_err *e;
+	int failed;
+};
+
+static void trend_case(void *ctx, const struct report_case *c)
+{
+	struct trend_pass *t = ctx;
+	jv trend;
+
+	if (t->failed)
+		return;
+	trend = ledger_trend(t->l, c, t->runs, t->e);
+	if (!jv_is_valid(trend)) {
+		t->failed = 1;
+		jv_free(trend);
+		return;
+	}
+	struct report_case with_trend = *c;
+	with_trend.trend = trend;
+	report_spool(t->spool.f, &with_trend);
+	jv_free(trend);
+}
+
+/* Spool cs again with its trends, in place of its spool once every trend
+ * was read; -1 when one was not. */
+static int spool_trends(struct trend_pass *t, struct cases *cs)
+{
+	if (spool_open(&t->spool, t->e) != 0)
+		return -1;
+	report_each_case(cs, trend_case, t);
+	if (!t->failed && (cs->read_failed || fflush(t->spool.f) != 0 || ferror(t->spool.f)))
+		t->failed = pc_fail(t->e,
+				    "cannot write the trends to the spool file (is TMPDIR full?)");
+	if (t->failed) {
+		spool_close(&t->spool);
+		return -1;
+	}
+	spool_close(&cs->spool);
+	cs->spool = t->spool;
+	return 0;
+}
+
+int ledger_write(const struct ledger_url *u, struct cases *cs, int trend_runs, struct pc_err *e)
+{
+	struct trend_pass t = { ledger_open(u, e), trend_runs, { NULL, NULL }, e, 0 };
+	int rc = !t.l || ledger_record(t.l, cs, e) != 0 ? -1 : 0;
+
+	if (rc == 0 && trend_runs > 0)
+		rc = spool_trends(&t, cs);
+	ledger_close(t.l);
+	return rc;
 }

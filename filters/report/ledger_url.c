@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger.h"
+#include "ledger_url.h"
 #include "text.h"
 
 static const char url_forms[] =

@@ -3,10 +3,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "cases.h"
 #include "clock.h"
 #include "markup.h"
 #include "page_facts.h"
-#include "report.h"
 
 void page_facts_init(struct page_facts *f)
 {

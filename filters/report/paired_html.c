@@ -1,9 +1,4 @@
-/* paired_html: pc-report --paired --format html, the OFF/ON comparison as
- * one self-contained page (paired.h).  Per workload and in total: a plot of
- * each arm's success rate with its Wilson interval, the ON minus OFF score
- * with its interval, and what the pairs show in words (paired_verdict.h).
- * Every mark is also a word: colour only adds.
- */
+/* paired_html: the OFF/ON comparison as one page (paired_html.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +7,7 @@
 #include "json.h"
 #include "markup.h"
 #include "paired.h"
+#include "paired_html.h"
 #include "paired_verdict.h"
 #include "svg.h"
 
