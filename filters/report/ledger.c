@@ -414,7 +414,8 @@ static jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, 
 
 /* ---- the pass that writes the ledger ---- */
 
-/* The second spool, each case with its trend; l, e and spool borrowed. */
+/* The second spool, each case with its trend: spool is the pass's own until
+ * it replaces cs's; l and e are borrowed. */
 struct trend_pass {
 	struct ledger *l;
 	int runs;
