@@ -1,12 +1,98 @@
-/* The spooled cases of one report and the readers every format shares. */
+/* The first pass, the spooled cases of one report and the readers every
+ * format shares (cases.h). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "docs.h"
 #include "json.h"
-#include "report.h"
+#include "outdir.h"
+#include "shape.h"
+#include "stage.h"
+
+/* What the text summary's totals count, taken as each case is read. */
+static void count_assertions(struct cases *cs, jv kase)
+{
+	jv assertions = json_get(kase, "assertions");
+
+	jv_object_foreach(assertions, name, a) {
+		cs->passing += json_has_true(a, "value");
+		cs->evaluated++;
+		jv_free(name);
+		jv_free(a);
+	}
+	jv_free(assertions);
+}
+
+/* Every case name becomes a directory under --output: the first that
+ * cannot (never a path like "../x"), or whose batch cannot, is noted so
+ * that it is refused before anything is written. */
+static void check_name(struct cases *cs, jv name, jv batch)
+{
+	char why[128];
+
+	if (!cs->bad_name && shape_check_id(jv_string_value(name), 0, why, sizeof why) != 0)
+		cs->bad_name = text_fmt("case \"%s\" is not a workload id (%s)",
+					jv_string_value(name), why);
+	if (!cs->bad_name && jv_get_kind(batch) != JV_KIND_NULL &&
+	    shape_check_id(jv_string_value(batch), 0, why, sizeof why) != 0)
+		cs->bad_name = text_fmt("case \"%s\": its batch is not a workload id (%s)",
+					jv_string_value(name), why);
+}
+
+/* The case (borrowed) judged, counted and spooled, and handed to seen as
+ * every pass will read it: spooled. */
+static int spool_case(struct cases *cs, jv kase, const char *experiment, struct sbuf *spooled,
+		      const struct redactor *red, int check_names, report_seen_fn *seen,
+		      void *ctx)
+{
+	int code, stop = 0;
+	enum verdict v = verdict_judge(kase, &code);
+
+	cs->n++;
+	cs->count[v]++;
+	count_assertions(cs, kase);
+	cs->status = stage_worst(cs->status, code);
+	jv name = jv_object_get(jv_copy(kase), jv_string("name"));
+	jv batch = json_at(kase, "attributes." OUTDIR_CASE_BATCH);
+	if (check_names)
+		check_name(cs, name, batch);
+	/* the verdict judged here, and the directory of its files, travel with it */
+	const char *in = jv_get_kind(batch) == JV_KIND_STRING ? jv_string_value(batch) : NULL;
+	char *dir = jv_get_kind(name) == JV_KIND_STRING ? outdir_workload(jv_string_value(name), in)
+							: NULL;
+	jv exp = redact_jv(red, jv_string(experiment));
+	spooled->len = 0;
+	spool_add(spooled, redact_jv(red, jv_copy(kase)));
+	struct report_case c = { spooled->s, jv_string_value(exp), dir, v, jv_null() };
+	if (seen)
+		stop = seen(ctx, &c);
+	report_spool(cs->spool.f, &c);
+	jv_free(exp);
+	free(dir);
+	jv_free(batch);
+	jv_free(name);
+	return stop;
+}
+
+int report_spool_document(struct cases *cs, jv doc, const struct redactor *red, int check_names,
+			  report_seen_fn *seen, void *ctx)
+{
+	jv list = jv_object_get(jv_copy(doc), jv_string("cases"));
+	const char *experiment = json_str(doc, "experiment");
+	struct sbuf spooled = { 0 };
+	int stop = 0;
+
+	jv_array_foreach(list, i, kase) {
+		stop |= spool_case(cs, kase, experiment, &spooled, red, check_names, seen, ctx);
+		jv_free(kase);
+	}
+	free(spooled.s);
+	jv_free(list);
+	return stop;
+}
 
 /* A record is its length (a uint64_t), the verdict (a byte), then the
  * experiment, the directory (a string or null), the trend (an array or
@@ -37,11 +123,11 @@ void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct repor
 	size_t cap = 0;
 	uint64_t n;
 
-	rewind(cs->spool);
-	while (fread(&n, sizeof n, 1, cs->spool) == 1) {
+	rewind(cs->spool.f);
+	while (fread(&n, sizeof n, 1, cs->spool.f) == 1) {
 		if (n > cap)
 			record = pc_xrealloc(record, cap = n);
-		if (fread(record, 1, n, cs->spool) != n) {
+		if (fread(record, 1, n, cs->spool.f) != n) {
 			cs->read_failed = 1;
 			break;
 		}
@@ -52,7 +138,7 @@ void report_each_case(struct cases *cs, void (*fn)(void *ctx, const struct repor
 		fn(ctx, &c);
 		jv_free(c.trend);
 	}
-	cs->read_failed = cs->read_failed || ferror(cs->spool);
+	cs->read_failed = cs->read_failed || ferror(cs->spool.f);
 	free(record);
 }
 
@@ -182,21 +268,4 @@ void report_add_counts(struct sbuf *b, const struct cases *cs)
 		sbuf_addf(b, ", %d skipped", cs->count[VERDICT_SKIPPED]);
 	if (cs->count[VERDICT_STALE])
 		sbuf_addf(b, ", %d stale", cs->count[VERDICT_STALE]);
-}
-
-void report_add_escaped(struct sbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': sbuf_add(b, "&amp;"); break;
-		case '<': sbuf_add(b, "&lt;"); break;
-		case '>': sbuf_add(b, "&gt;"); break;
-		case '"': sbuf_add(b, "&quot;"); break;
-		default:
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' && *s != '\r')
-				sbuf_add(b, "?");
-			else
-				sbuf_addn(b, s, 1);
-		}
-	}
 }

@@ -10,7 +10,7 @@
 
 #include <jv.h>
 
-#include "report.h"
+#include "cases.h"
 
 /* The diagnosis of assertion name of c (a new reference), or null. */
 jv diagnosis_of(const struct report_case *c, const char *name);

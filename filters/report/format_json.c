@@ -34,8 +34,7 @@ static void render_json(struct report_out *o, struct cases *cs, const struct rep
 
 	(void)s;
 	sbuf_addf(&o->b,
-		  "{\"accepted\":%d,\"failed\":%d,\"inconclusive\":%d,\"skipped\":%d,"
-		  "\"stale\":%d,\"cases\":[",
+		  "{\"accepted\":%d,\"failed\":%d,\"inconclusive\":%d,\"skipped\":%d,\"stale\":%d,\"cases\":[",
 		  cs->count[VERDICT_ACCEPTED], cs->count[VERDICT_FAILED],
 		  cs->count[VERDICT_INCONCLUSIVE], cs->count[VERDICT_SKIPPED],
 		  cs->count[VERDICT_STALE]);
@@ -47,6 +46,5 @@ static void render_json(struct report_out *o, struct cases *cs, const struct rep
 
 const struct report_format format_json = {
 	.name = "json",
-	.gist = "counts and cases",
 	.render = render_json,
 };

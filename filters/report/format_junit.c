@@ -6,6 +6,7 @@
 #include "diagnosis.h"
 #include "formats.h"
 #include "json.h"
+#include "markup.h"
 #include "trend.h"
 
 /* Why a workload was not run: the reason of its first false assertion
@@ -18,7 +19,7 @@ static void junit_skipped(struct sbuf *b, const struct report_case *c)
 	const char *reason = json_str(first, "reason");
 
 	sbuf_add(b, "      <skipped message=\"");
-	report_add_escaped(b, reason && *reason ? reason : report_label(c, "task_outcome"));
+	markup_add_text(b, reason && *reason ? reason : report_label(c, "task_outcome"));
 	sbuf_add(b, "\"/>\n");
 	jv_free(first);
 	jv_free(failing);
@@ -37,7 +38,7 @@ static void junit_gist(struct sbuf *b, const struct report_case *c, jv failing)
 		sbuf_addf(&gist, ": %s: ", name);
 		diagnosis_add_summary(&gist, d);
 		char *text = sbuf_take(&gist);
-		report_add_escaped(b, text);
+		markup_add_text(b, text);
 		free(text);
 	}
 	jv_free(d);
@@ -58,10 +59,10 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 	sbuf_add(b, "\">");
 	jv_array_foreach(failing, i, a) {
 		const char *reason = json_str(a, "reason");
-		report_add_escaped(b, json_str(a, "name"));
+		markup_add_text(b, json_str(a, "name"));
 		if (reason) {
 			sbuf_add(b, ": ");
-			report_add_escaped(b, reason);
+			markup_add_text(b, reason);
 		}
 		sbuf_add(b, "\n");
 		jv d = diagnosis_of(c, json_str(a, "name"));
@@ -69,7 +70,7 @@ static void junit_failure(struct sbuf *b, const struct report_case *c)
 			struct sbuf lines = { 0 };
 			diagnosis_add_lines(&lines, d, "  ", 0);
 			char *text = sbuf_take(&lines);
-			report_add_escaped(b, text);
+			markup_add_text(b, text);
 			free(text);
 		}
 		jv_free(d);
@@ -88,7 +89,7 @@ static void junit_stale(struct sbuf *b, const struct report_case *c)
 	stale_add_reason(&why, c);
 	char *text = sbuf_take(&why);
 	sbuf_add(b, "      <skipped message=\"");
-	report_add_escaped(b, text);
+	markup_add_text(b, text);
 	sbuf_add(b, "\"/>\n");
 	free(text);
 }
@@ -96,9 +97,9 @@ static void junit_stale(struct sbuf *b, const struct report_case *c)
 static void junit_testcase(struct sbuf *b, const struct report_case *c)
 {
 	sbuf_add(b, "    <testcase classname=\"");
-	report_add_escaped(b, c->experiment);
+	markup_add_text(b, c->experiment);
 	sbuf_add(b, "\" name=\"");
-	report_add_escaped(b, report_case_name(c));
+	markup_add_text(b, report_case_name(c));
 	sbuf_add(b, "\"");
 	if (c->verdict == VERDICT_ACCEPTED && jv_get_kind(c->trend) != JV_KIND_ARRAY) {
 		sbuf_add(b, "/>\n");
@@ -142,8 +143,7 @@ static void render_junit(struct report_out *o, struct cases *cs, const struct re
 		  cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE]);
 	sbuf_addf(
 		b,
-		"  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
-		"skipped=\"%d\">\n",
+		"  <testsuite name=\"pc-e2e\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
 		cs->n, cs->count[VERDICT_FAILED], cs->count[VERDICT_INCONCLUSIVE],
 		cs->count[VERDICT_SKIPPED]);
 	report_flush(o);
@@ -154,6 +154,5 @@ static void render_junit(struct report_out *o, struct cases *cs, const struct re
 
 const struct report_format format_junit = {
 	.name = "junit",
-	.gist = "JUnit XML",
 	.render = render_junit,
 };

@@ -94,6 +94,5 @@ static void render_markdown(struct report_out *o, struct cases *cs, const struct
 
 const struct report_format format_markdown = {
 	.name = "markdown",
-	.gist = "default otherwise",
 	.render = render_markdown,
 };

@@ -172,7 +172,6 @@ static void render_text(struct report_out *o, struct cases *cs, const struct rep
 
 const struct report_format format_text = {
 	.name = "text",
-	.gist = "default on a terminal",
 	.render = render_text,
 	.live = live_text,
 };

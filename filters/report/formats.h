@@ -2,13 +2,14 @@
  *
  * A format is a const struct report_format defined in its own file
  * (format_<name>.c; html.c for html) and listed once in formats.c.  The
- * option parser, --help and the dispatch all read that table, so a format
- * is added there and nowhere else in pc-report.c.
+ * option parser, the usage and the dispatch all read that table, so a
+ * format is added there and nowhere else in pc-report.c.
  */
 #ifndef PC_REPORT_FORMATS_H
 #define PC_REPORT_FORMATS_H
 
-#include "report.h"
+#include "cases.h"
+#include "err.h"
 #include "text.h"
 
 /* What the command line and the run decide for every format; a format
@@ -23,7 +24,6 @@ struct report_settings {
 
 struct report_format {
 	const char *name; /* as --format takes it */
-	const char *gist; /* --help's words for it, in parentheses after the name */
 	/* With --ledger, read the trends even without --trend: the format
 	 * needs them (the html page plots every score over its runs). */
 	int needs_trends;
@@ -40,12 +40,13 @@ struct report_format {
 /* The format called name, or NULL. */
 const struct report_format *report_format_named(const char *name);
 
-/* The i-th format's name in --help's order, NULL past the last: the
+/* The i-th format's name in the usage's order, NULL past the last: the
  * table's choice_name_at (choice.h; table unused). */
 const char *report_format_name_at(const void *table, size_t i);
 
-/* --help's lines for --format: lead, then each name with its gist, wrapped
- * under lead to 79 columns. */
-void report_formats_add_help(struct sbuf *b, const char *lead);
+/* The report for cs in format f on stdout (cs and s borrowed); -1 with e
+ * filled when it is not there whole. */
+int report_format_write(const struct report_format *f, struct cases *cs,
+			const struct report_settings *s, struct pc_err *e);
 
 #endif

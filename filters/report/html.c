@@ -19,6 +19,7 @@
 #include "html.h"
 #include "html_plot.h"
 #include "json.h"
+#include "markup.h"
 #include "page_facts.h"
 #include "trend.h"
 
@@ -26,8 +27,7 @@
 static const char style_base[] =
 	"body{font-family:sans-serif;margin:1.5em;line-height:1.4}\n"
 	"table{border-collapse:collapse;margin:.5em 0}\n"
-	"th,td{border:1px solid gray;padding:.2em .5em;"
-	"text-align:left;vertical-align:bottom;white-space:nowrap}\n"
+	"th,td{border:1px solid gray;padding:.2em .5em;text-align:left;vertical-align:bottom;white-space:nowrap}\n"
 	"thead th.a span{writing-mode:vertical-rl;transform:rotate(180deg)}\n"
 	"td.fail,td.verdict{font-weight:bold}\n"
 	"a{color:inherit}\n"
@@ -38,8 +38,7 @@ static const char style_base[] =
 	"svg .line{fill:none;stroke:gray}\n"
 	".pt{stroke:currentColor;fill:currentColor;stroke-width:2}\n"
 	".pt.inconclusive,.pt.skipped,.pt.stale{fill:white}\n"
-	"pre.why{white-space:pre-wrap;overflow-wrap:anywhere;border-left:3px solid gray;"
-	"padding-left:.5em;margin:.3em 0 .8em}\n"
+	"pre.why{white-space:pre-wrap;overflow-wrap:anywhere;border-left:3px solid gray;padding-left:.5em;margin:.3em 0 .8em}\n"
 	/* a wide matrix wraps its cells ("✓" over "pass") before it is wider
 	 * than the page, and past that scrolls in its own box: never cut */
 	"div.wide{max-width:100%;overflow-x:auto}\n"
@@ -62,24 +61,19 @@ struct html_pass {
 	struct page_facts facts;
 };
 
-void html_add_text(struct sbuf *b, const char *s)
-{
-	report_add_escaped(b, s ? s : "");
-}
-
 void html_open(struct sbuf *b, const char *title, const char *style, int color)
 {
 	sbuf_add(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width\">\n"
 		    "<link rel=\"icon\" href=\"data:,\">\n<title>");
-	html_add_text(b, title);
+	markup_add_text(b, title);
 	sbuf_add(b, "</title>\n<style>\n");
 	sbuf_add(b, style_base);
 	if (color)
 		sbuf_add(b, style_color);
 	sbuf_add(b, style ? style : "");
 	sbuf_add(b, "</style>\n</head>\n<body>\n<h1>");
-	html_add_text(b, title);
+	markup_add_text(b, title);
 	sbuf_add(b, "</h1>\n");
 }
 
@@ -118,7 +112,7 @@ static void matrix_head(struct sbuf *b, jv names /* borrowed */)
 		    "<thead><tr><th>Workload</th><th>Verdict</th>");
 	jv_array_foreach(names, i, n) {
 		sbuf_add(b, "<th class=\"a\" scope=\"col\"><span>");
-		html_add_text(b, jv_string_value(n));
+		markup_add_text(b, jv_string_value(n));
 		sbuf_add(b, "</span></th>");
 		jv_free(n);
 	}
@@ -135,7 +129,7 @@ static void matrix_cell(struct sbuf *b, const char *a /* spooled, or NULL */, in
 	const char *reason = spool_str(spool_get(a, "reason"));
 	int holds = report_holds(a);
 	sbuf_addf(b, "<td class=\"%s\" title=\"", holds ? "pass" : "fail");
-	html_add_text(b, reason && *reason ? reason : "no reason given");
+	markup_add_text(b, reason && *reason ? reason : "no reason given");
 	if (holds)
 		sbuf_add(b, "\">✓ pass</td>");
 	else
@@ -149,7 +143,7 @@ static void matrix_row(void *ctx, const struct report_case *c)
 	const char *assertions = spool_get(c->kase, "assertions");
 
 	sbuf_addf(b, "<tr><th scope=\"row\"><a href=\"#c%d\">", h->index);
-	html_add_text(b, report_case_name(c));
+	markup_add_text(b, report_case_name(c));
 	sbuf_add(b, "</a></th><td class=\"verdict\">");
 	add_verdict(b, c->verdict);
 	if (jv_get_kind(c->trend) == JV_KIND_ARRAY)
@@ -178,7 +172,7 @@ static void section_why(struct sbuf *b, const struct report_case *c, const char 
 		diagnosis_add_lines(&lines, d, "", 0);
 		char *text = sbuf_take(&lines);
 		sbuf_add(b, "<pre class=\"why\">");
-		html_add_text(b, text);
+		markup_add_text(b, text);
 		sbuf_add(b, "</pre>");
 		free(text);
 	}
@@ -197,9 +191,9 @@ static void section_reasons(struct sbuf *b, const struct report_case *c, const s
 		const char *name = json_str(a, "name"), *reason = json_str(a, "reason");
 		sbuf_addf(b, "<li id=\"c%d-a%d\">✗ <code>", h->index,
 			  report_name_index(h->names, name));
-		html_add_text(b, name);
+		markup_add_text(b, name);
 		sbuf_add(b, "</code>: ");
-		html_add_text(b, reason && *reason ? reason : "no reason given");
+		markup_add_text(b, reason && *reason ? reason : "no reason given");
 		section_why(b, c, name);
 		sbuf_add(b, "</li>\n");
 		jv_free(a);
@@ -220,9 +214,9 @@ static void section_scores(struct sbuf *b, const struct report_case *c)
 		report_add_value(&value, v);
 		char *text = sbuf_take(&value);
 		sbuf_add(b, "<tr><td>");
-		html_add_text(b, jv_string_value(name));
+		markup_add_text(b, jv_string_value(name));
 		sbuf_add(b, "</td><td>");
-		html_add_text(b, text);
+		markup_add_text(b, text);
 		sbuf_add(b, "</td></tr>\n");
 		free(text);
 		jv_free(v);
@@ -241,13 +235,13 @@ static void workload_section(void *ctx, const struct report_case *c)
 	sbuf_addf(b, "<section id=\"c%d\">\n<h2>", h->index);
 	add_verdict(b, c->verdict);
 	sbuf_add(b, " <code>");
-	html_add_text(b, report_case_name(c));
+	markup_add_text(b, report_case_name(c));
 	sbuf_add(b, "</code></h2>\n<p>Experiment <code>");
-	html_add_text(b, c->experiment);
+	markup_add_text(b, c->experiment);
 	sbuf_add(b, "</code>, run <code>");
-	html_add_text(b, report_attribute(c, "run_id"));
+	markup_add_text(b, report_attribute(c, "run_id"));
 	sbuf_add(b, "</code>, database <code>");
-	html_add_text(b, report_attribute(c, "database"));
+	markup_add_text(b, report_attribute(c, "database"));
 	sbuf_add(b, "</code>.</p>\n");
 	section_reasons(b, c, h);
 	section_scores(b, c);
@@ -271,9 +265,7 @@ static void render_html(struct report_out *o, struct cases *cs, const struct rep
 	sbuf_add(&o->b, "</tbody>\n</table></div>\n");
 	if (h.trends)
 		sbuf_add(&o->b,
-			 "<p class=\"legend\">In the plots, a run accepted is ●, failed ✗, "
-			 "inconclusive △, skipped □; runs are numbered oldest first, as listed "
-			 "under the plots.</p>\n");
+			 "<p class=\"legend\">In the plots, a run accepted is ●, failed ✗, inconclusive △, skipped □; runs are numbered oldest first, as listed under the plots.</p>\n");
 	h.index = 0;
 	report_each_case(cs, workload_section, &h);
 	sbuf_add(&o->b, "</body>\n</html>\n");
@@ -284,7 +276,6 @@ static void render_html(struct report_out *o, struct cases *cs, const struct rep
 
 const struct report_format format_html = {
 	.name = "html",
-	.gist = "one page",
 	.needs_trends = 1,
 	.render = render_html,
 };

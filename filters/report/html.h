@@ -11,7 +11,4 @@
  * color is 0 (NO_COLOR), then the page's own style (NULL for none). */
 void html_open(struct sbuf *b, const char *title, const char *style, int color);
 
-/* s escaped, as one piece of text or one attribute value ("" for NULL). */
-void html_add_text(struct sbuf *b, const char *s);
-
 #endif

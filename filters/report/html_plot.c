@@ -2,23 +2,22 @@
  * comparable runs of its trend (the ledger's), an inline SVG per score.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
 #include "html_plot.h"
 #include "json.h"
+#include "markup.h"
+#include "svg.h"
 #include "trend.h"
 
-/* One plot's frame: the size of the SVG, its margins and the y range. */
-enum {
-	PLOT_W = 360,
-	PLOT_H = 170,
-	PLOT_LEFT = 44,
-	PLOT_RIGHT = 16,
-	PLOT_TOP = 24,
-	PLOT_BOTTOM = 36
+/* Every plot's frame: the size of the SVG and the margins of its plot
+ * area, which holds the y range. */
+static const struct svg_frame frame = {
+	.width = 360, .height = 170, .left = 44, .right = 16, .top = 24, .bottom = 36
 };
 
+/* One score's plot: its runs and the y range. */
 struct plot {
 	int runs;
 	double lo, hi; /* the y range */
@@ -57,27 +56,28 @@ static struct plot plot_frame(jv trend /* borrowed */, const char *score)
  * run in the middle. */
 static double plot_x(const struct plot *p, int i)
 {
-	double w = PLOT_W - PLOT_LEFT - PLOT_RIGHT - 16;
+	double w = svg_right(&frame) - frame.left - 16;
 
-	return PLOT_LEFT + 8 + (p->runs == 1 ? w / 2 : w * i / (p->runs - 1));
+	return frame.left + 8 + (p->runs == 1 ? w / 2 : w * i / (p->runs - 1));
 }
 
 static double plot_y(const struct plot *p, double v)
 {
-	double h = PLOT_H - PLOT_TOP - PLOT_BOTTOM;
+	double h = svg_bottom(&frame) - frame.top;
 
-	return PLOT_TOP + h * (p->hi - v) / (p->hi - p->lo);
+	return frame.top + h * (p->hi - v) / (p->hi - p->lo);
 }
 
 /* A labelled dashed line across the plot at value v. */
 static void svg_gridline(struct sbuf *b, const struct plot *p, double v)
 {
 	double y = plot_y(p, v);
+	char *label = text_fmt("%g", v);
 
-	sbuf_addf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>",
-		  PLOT_LEFT, y, PLOT_W - PLOT_RIGHT, y);
-	sbuf_addf(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", PLOT_LEFT - 8,
-		  y + 4, v);
+	svg_line(b, "grid", frame.left, y, svg_right(&frame), y);
+	svg_text(b, NULL, frame.left - 8, y + 4, "end", label);
+	sbuf_add(b, "\n");
+	free(label);
 }
 
 /* The axes, the y range's ends (0 and 1 for a score in [0, 1]) and the
@@ -85,21 +85,23 @@ static void svg_gridline(struct sbuf *b, const struct plot *p, double v)
  * a long trend numbers only its first and last run. */
 static void svg_axes(struct sbuf *b, const struct plot *p)
 {
-	int bottom = PLOT_H - PLOT_BOTTOM + 6;
+	int bottom = svg_bottom(&frame) + 6, y_axis = frame.left - 4;
+	char number[16];
 
-	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
-		  PLOT_LEFT - 4, bottom, PLOT_W - PLOT_RIGHT, bottom);
-	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
-		  PLOT_LEFT - 4, PLOT_TOP - 6, PLOT_LEFT - 4, bottom);
+	svg_line(b, "axis", y_axis, bottom, svg_right(&frame), bottom);
+	svg_line(b, "axis", y_axis, frame.top - 6, y_axis, bottom);
+	sbuf_add(b, "\n");
 	svg_gridline(b, p, p->lo);
 	svg_gridline(b, p, p->hi);
 	for (int i = 0; i < p->runs; i++)
-		if (p->runs <= 12 || i == 0 || i == p->runs - 1)
-			sbuf_addf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>",
-				  plot_x(p, i), bottom + 14, i + 1);
-	sbuf_addf(b,
-		  "\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">run, oldest → newest</text>\n",
-		  (PLOT_W + PLOT_LEFT - PLOT_RIGHT) / 2, PLOT_H - 2);
+		if (p->runs <= 12 || i == 0 || i == p->runs - 1) {
+			snprintf(number, sizeof number, "%d", i + 1);
+			svg_text(b, NULL, plot_x(p, i), bottom + 14, "middle", number);
+		}
+	sbuf_add(b, "\n");
+	svg_text(b, NULL, (frame.left + svg_right(&frame)) / 2, frame.height - 2, "middle",
+		 "run, oldest → newest");
+	sbuf_add(b, "\n");
 }
 
 /* A point's shape says its run's verdict without colour: a dot accepted, a
@@ -107,14 +109,13 @@ static void svg_axes(struct sbuf *b, const struct plot *p)
 static void svg_shape(struct sbuf *b, const char *verdict, double x, double y)
 {
 	if (!strcmp(verdict, "accepted"))
-		sbuf_addf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/>", x, y);
+		svg_circle(b, NULL, x, y, 4);
 	else if (!strcmp(verdict, "failed"))
-		sbuf_addf(b, "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\"/>", x - 4, y - 4);
+		svg_path(b, x - 4, y - 4, "l8 8m0 -8l-8 8");
 	else if (!strcmp(verdict, "inconclusive"))
-		sbuf_addf(b, "<path d=\"M%.1f %.1fl5 9h-10z\"/>", x, y - 5);
+		svg_path(b, x, y - 5, "l5 9h-10z");
 	else
-		sbuf_addf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\"/>", x - 4,
-			  y - 4);
+		svg_rect(b, x - 4, y - 4, 8, 8);
 }
 
 /* The line through the runs that have the score, then a point for each,
@@ -122,21 +123,25 @@ static void svg_shape(struct sbuf *b, const char *verdict, double x, double y)
 static void svg_points(struct sbuf *b, const struct plot *p, jv trend /* borrowed */,
 		       const char *score)
 {
-	sbuf_add(b, "<polyline class=\"line\" points=\"");
+	struct sbuf points = { 0 };
+
 	jv_array_foreach(trend, i, run) {
 		double v = run_score(run, score);
 		if (!isnan(v))
-			sbuf_addf(b, "%.1f,%.1f ", plot_x(p, i), plot_y(p, v));
+			svg_point(&points, plot_x(p, i), plot_y(p, v));
 		jv_free(run);
 	}
-	sbuf_add(b, "\"/>\n");
+	char *line = sbuf_take(&points);
+	svg_polyline(b, "line", line);
+	sbuf_add(b, "\n");
+	free(line);
 	jv_array_foreach(trend, i, run) {
 		double v = run_score(run, score);
 		const char *verdict = json_str(run, "verdict");
 		verdict = verdict ? verdict : "skipped";
 		if (!isnan(v)) {
 			sbuf_addf(b, "<g class=\"pt %s\"><title>%d. ", verdict, i + 1);
-			html_add_text(b, json_str(run, "run_id"));
+			markup_add_text(b, json_str(run, "run_id"));
 			sbuf_addf(b, ": %s, %g</title>", verdict, v);
 			svg_shape(b, verdict, plot_x(p, i), plot_y(p, v));
 			sbuf_add(b, "</g>\n");
@@ -150,16 +155,15 @@ static void svg_plot(struct sbuf *b, jv trend /* borrowed */, const char *score)
 	struct plot p = plot_frame(trend, score);
 
 	sbuf_add(b, "<figure><figcaption><code>");
-	html_add_text(b, score);
+	markup_add_text(b, score);
 	sbuf_addf(
 		b,
-		"</code></figcaption>\n<svg class=\"plot\" width=\"%d\" height=\"%d\" role=\"img\" "
-		"aria-label=\"",
-		PLOT_W, PLOT_H);
-	html_add_text(b, score);
+		"</code></figcaption>\n<svg class=\"plot\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"",
+		frame.width, frame.height);
+	markup_add_text(b, score);
 	sbuf_addf(b, " over %d runs\">\n", p.runs);
-	sbuf_addf(b, "<text class=\"mark\" x=\"%d\" y=\"12\" text-anchor=\"end\">%s</text>\n",
-		  PLOT_W - PLOT_RIGHT, trend_change(trend));
+	svg_text(b, "mark", svg_right(&frame), 12, "end", trend_change(trend));
+	sbuf_add(b, "\n");
 	svg_axes(b, &p);
 	svg_points(b, &p, trend, score);
 	sbuf_add(b, "</svg></figure>\n");
@@ -193,12 +197,12 @@ static void trend_runs(struct sbuf *b, jv trend /* borrowed */)
 	jv_array_foreach(trend, i, run) {
 		const char *at = json_str(run, "finished_at"), *verdict = json_str(run, "verdict");
 		sbuf_add(b, "<li><code>");
-		html_add_text(b, json_str(run, "run_id"));
+		markup_add_text(b, json_str(run, "run_id"));
 		sbuf_add(b, "</code>: ");
-		html_add_text(b, verdict ? verdict : "unknown");
+		markup_add_text(b, verdict ? verdict : "unknown");
 		if (at) {
 			sbuf_add(b, ", ");
-			html_add_text(b, at);
+			markup_add_text(b, at);
 		}
 		sbuf_add(b, "</li>\n");
 		jv_free(run);
@@ -212,8 +216,7 @@ void html_add_plots(struct sbuf *b, const struct report_case *c)
 {
 	if (jv_get_kind(c->trend) != JV_KIND_ARRAY) {
 		sbuf_add(b,
-			 "<p class=\"noplot\">Plots of the scores over the comparable runs need a "
-			 "ledger: <code>pc-report --ledger URL --format html</code>.</p>\n");
+			 "<p class=\"noplot\">Plots of the scores over the comparable runs need a ledger: <code>pc-report --ledger URL --format html</code>.</p>\n");
 		return;
 	}
 	jv names = trend_scores(c->trend);

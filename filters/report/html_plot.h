@@ -5,7 +5,7 @@
 #ifndef PC_REPORT_HTML_PLOT_H
 #define PC_REPORT_HTML_PLOT_H
 
-#include "report.h"
+#include "cases.h"
 
 /* c's plots, or without a trend (no ledger) a line saying they need one. */
 void html_add_plots(struct sbuf *b, const struct report_case *c);

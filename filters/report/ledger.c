@@ -48,29 +48,16 @@ static void compose(struct ledger *l)
 	char *keep_key = text_fmt(be->keep_existing, "key_digest", "key_digest");
 
 	l->sql[SQL_META] = text_fmt(
-		"CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, "
-		"value VARCHAR(255) NOT NULL)%s",
+		"CREATE TABLE IF NOT EXISTS pc_e2e_meta (name VARCHAR(64) NOT NULL PRIMARY KEY, value VARCHAR(255) NOT NULL)%s",
 		be->table_options);
 	l->sql[SQL_KEYS] = text_fmt(
-		"CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, "
-		"fields %s NOT NULL)%s",
+		"CREATE TABLE IF NOT EXISTS pc_e2e_keys (key_digest CHAR(64) NOT NULL PRIMARY KEY, fields %s NOT NULL)%s",
 		be->long_text, be->table_options);
 	l->sql[SQL_CASES] = text_fmt(
-		"CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, "
-		"experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, "
-		"key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) "
-		"NOT NULL, "
-		"powercontext_commit VARCHAR(255), "
-		"verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), "
-		"UNIQUE (workload_id, key_digest, finished_at, id))%s",
+		"CREATE TABLE IF NOT EXISTS pc_e2e_cases (%s, run_id VARCHAR(255) NOT NULL, experiment VARCHAR(255) NOT NULL, workload_id VARCHAR(255) NOT NULL, key_digest CHAR(64) NOT NULL, finished_at VARCHAR(64), recorded_at VARCHAR(64) NOT NULL, powercontext_commit VARCHAR(255), verdict VARCHAR(16) NOT NULL, UNIQUE (run_id, experiment), UNIQUE (workload_id, key_digest, finished_at, id))%s",
 		be->id_column, be->table_options);
 	l->sql[SQL_VALUES] = text_fmt(
-		"CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, "
-		"experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT "
-		"NULL, "
-		"name VARCHAR(255) NOT NULL, value_json %s NOT NULL, value_number DOUBLE, reason "
-		"%s, "
-		"PRIMARY KEY (run_id, experiment, kind, seq))%s",
+		"CREATE TABLE IF NOT EXISTS pc_e2e_values (run_id VARCHAR(255) NOT NULL, experiment VARCHAR(255) NOT NULL, kind VARCHAR(16) NOT NULL, seq INTEGER NOT NULL, name VARCHAR(255) NOT NULL, value_json %s NOT NULL, value_number DOUBLE, reason %s, PRIMARY KEY (run_id, experiment, kind, seq))%s",
 		be->long_text, be->long_text, be->table_options);
 	l->sql[SQL_VERSION_PUT] = text_fmt(
 		"INSERT INTO pc_e2e_meta (name, value) VALUES ('schema_version', ?)%s", keep_name);
@@ -86,13 +73,9 @@ static const char sql_values_delete[] =
 static const char sql_case_delete[] =
 	"DELETE FROM pc_e2e_cases WHERE run_id = ? AND experiment = ?";
 static const char sql_case_put[] =
-	"INSERT INTO pc_e2e_cases (run_id, experiment, workload_id, key_digest, finished_at, "
-	"recorded_at, "
-	"powercontext_commit, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+	"INSERT INTO pc_e2e_cases (run_id, experiment, workload_id, key_digest, finished_at, recorded_at, powercontext_commit, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 static const char sql_value_put[] =
-	"INSERT INTO pc_e2e_values (run_id, experiment, kind, seq, name, value_json, value_number, "
-	"reason) "
-	"VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+	"INSERT INTO pc_e2e_values (run_id, experiment, kind, seq, name, value_json, value_number, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 /* The runs of a case's workload, key and experiment up to the case's own
  * run (an experiment is a series: `make rescore`'s offline evaluations of
  * the same runs are not more runs of e2e's) (the
@@ -100,20 +83,7 @@ static const char sql_value_put[] =
  * their scores.  Up to its own run: a rescore of an older run shows the
  * trend as it stood then, and every trend ends with the case it is for. */
 static const char sql_trend[] =
-	"SELECT c.id, c.run_id, c.finished_at, c.verdict, v.name, v.value_number FROM "
-	"(SELECT h.id, h.run_id, h.experiment, h.finished_at, h.verdict FROM pc_e2e_cases h "
-	"JOIN pc_e2e_cases cur ON h.workload_id = cur.workload_id AND h.key_digest = "
-	"cur.key_digest "
-	"AND h.experiment = cur.experiment "
-	"WHERE cur.run_id = ? AND cur.experiment = ? AND (h.finished_at < cur.finished_at "
-	"OR (h.finished_at IS NULL AND cur.finished_at IS NOT NULL) "
-	"OR ((h.finished_at = cur.finished_at OR (h.finished_at IS NULL AND cur.finished_at IS "
-	"NULL)) "
-	"AND h.id <= cur.id)) "
-	"ORDER BY h.finished_at DESC, h.id DESC LIMIT ?) c "
-	"LEFT JOIN pc_e2e_values v ON v.run_id = c.run_id AND v.experiment = c.experiment "
-	"AND v.kind = 'scores' AND v.value_number IS NOT NULL "
-	"ORDER BY c.finished_at, c.id, v.seq";
+	"SELECT c.id, c.run_id, c.finished_at, c.verdict, v.name, v.value_number FROM (SELECT h.id, h.run_id, h.experiment, h.finished_at, h.verdict FROM pc_e2e_cases h JOIN pc_e2e_cases cur ON h.workload_id = cur.workload_id AND h.key_digest = cur.key_digest AND h.experiment = cur.experiment WHERE cur.run_id = ? AND cur.experiment = ? AND (h.finished_at < cur.finished_at OR (h.finished_at IS NULL AND cur.finished_at IS NOT NULL) OR ((h.finished_at = cur.finished_at OR (h.finished_at IS NULL AND cur.finished_at IS NULL)) AND h.id <= cur.id)) ORDER BY h.finished_at DESC, h.id DESC LIMIT ?) c LEFT JOIN pc_e2e_values v ON v.run_id = c.run_id AND v.experiment = c.experiment AND v.kind = 'scores' AND v.value_number IS NOT NULL ORDER BY c.finished_at, c.id, v.seq";
 
 static int failed(struct ledger *l, struct pc_err *e)
 {
@@ -140,8 +110,7 @@ static int schema(struct ledger *l, struct pc_err *e)
 		int ours = *s && !*end && n == LEDGER_SCHEMA_VERSION;
 		if (!ours)
 			pc_fail(e,
-				"its schema version is %s; this pc-e2e (%s) writes version %d%s; "
-				"nothing was written",
+				"its schema version is %s; this pc-e2e (%s) writes version %d%s; nothing was written",
 				s, PC_VERSION, LEDGER_SCHEMA_VERSION,
 				*s && !*end && n > LEDGER_SCHEMA_VERSION
 					? ": it was written by a newer pc-e2e"
@@ -158,7 +127,20 @@ static int schema(struct ledger *l, struct pc_err *e)
 			JV_ARRAY(jv_string_fmt("%d", LEDGER_SCHEMA_VERSION)), e);
 }
 
-struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
+static void ledger_close(struct ledger *l)
+{
+	if (!l)
+		return;
+	if (l->db)
+		l->be->close(l->db);
+	for (int i = 0; i < SQL_COMPOSED; i++)
+		free(l->sql[i]);
+	free(l->shown);
+	free(l);
+}
+
+/* Connect, create the schema on first use and refuse a newer one. */
+static struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
 {
 	struct ledger *l = pc_xmalloc(sizeof *l);
 
@@ -172,18 +154,6 @@ struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
 		return NULL;
 	}
 	return l;
-}
-
-void ledger_close(struct ledger *l)
-{
-	if (!l)
-		return;
-	if (l->db)
-		l->be->close(l->db);
-	for (int i = 0; i < SQL_COMPOSED; i++)
-		free(l->sql[i]);
-	free(l->shown);
-	free(l);
 }
 
 /* ---- the write ---- */
@@ -363,7 +333,8 @@ static void record_case(void *ctx, const struct report_case *c)
 	jv_free(run_id);
 }
 
-int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
+/* Record every spooled case of cs in one transaction. */
+static int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
 {
 	struct record_pass r = { l, { 0 }, e, LEDGER_RETRY };
 
@@ -399,7 +370,8 @@ static jv known_verdict(jv v)
 	return jv_string("unknown");
 }
 
-jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e)
+/* The trend of c, once recorded; jv_invalid() with e filled on error. */
+static jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct pc_err *e)
 {
 	jv attrs = report_section(c, "attributes");
 	jv rows = l->be->query(
@@ -438,4 +410,65 @@ jv ledger_trend(struct ledger *l, const struct report_case *c, int runs, struct 
 	if (jv_is_valid(run))
 		trend = jv_array_append(trend, run);
 	return trend;
+}
+
+/* ---- the pass that writes the ledger ---- */
+
+/* The second spool, each case with its trend: spool is the pass's own until
+ * it replaces cs's; l and e are borrowed. */
+struct trend_pass {
+	struct ledger *l;
+	int runs;
+	struct spool_file spool;
+	struct pc_err *e;
+	int failed;
+};
+
+static void trend_case(void *ctx, const struct report_case *c)
+{
+	struct trend_pass *t = ctx;
+	jv trend;
+
+	if (t->failed)
+		return;
+	trend = ledger_trend(t->l, c, t->runs, t->e);
+	if (!jv_is_valid(trend)) {
+		t->failed = 1;
+		jv_free(trend);
+		return;
+	}
+	struct report_case with_trend = *c;
+	with_trend.trend = trend;
+	report_spool(t->spool.f, &with_trend);
+	jv_free(trend);
+}
+
+/* Spool cs again with its trends, in place of its spool once every trend
+ * was read; -1 when one was not. */
+static int spool_trends(struct trend_pass *t, struct cases *cs)
+{
+	if (spool_open(&t->spool, t->e) != 0)
+		return -1;
+	report_each_case(cs, trend_case, t);
+	if (!t->failed && (cs->read_failed || fflush(t->spool.f) != 0 || ferror(t->spool.f)))
+		t->failed = pc_fail(t->e,
+				    "cannot write the trends to the spool file (is TMPDIR full?)");
+	if (t->failed) {
+		spool_close(&t->spool);
+		return -1;
+	}
+	spool_close(&cs->spool);
+	cs->spool = t->spool;
+	return 0;
+}
+
+int ledger_write(const struct ledger_url *u, struct cases *cs, int trend_runs, struct pc_err *e)
+{
+	struct trend_pass t = { ledger_open(u, e), trend_runs, { NULL, NULL }, e, 0 };
+	int rc = !t.l || ledger_record(t.l, cs, e) != 0 ? -1 : 0;
+
+	if (rc == 0 && trend_runs > 0)
+		rc = spool_trends(&t, cs);
+	ledger_close(t.l);
+	return rc;
 }

@@ -12,7 +12,7 @@
 #include <jv.h>
 
 #include "err.h"
-#include "ledger.h"
+#include "ledger_url.h"
 
 /* exec's and begin's result when the engine gave up on a lock (a deadlock,
  * a busy timeout): the transaction was rolled back and may be retried. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger.h"
+#include "ledger_url.h"
 #include "text.h"
 
 static const char url_forms[] =
@@ -94,8 +94,7 @@ static int parse_mysql(const char *url, const char *env_password, struct ledger_
 	if (strpbrk(slash + 1, "/?#"))
 		return bad_url(
 			u, e,
-			"the database name holds '/', '?' or '#' (no options are read from the "
-			"URL)");
+			"the database name holds '/', '?' or '#' (no options are read from the URL)");
 	if (!at || at == auth)
 		return bad_url(u, e, "no user before the host");
 	colon = memchr(auth, ':', (size_t)(at - auth));

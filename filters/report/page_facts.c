@@ -3,9 +3,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "cases.h"
 #include "clock.h"
+#include "markup.h"
 #include "page_facts.h"
-#include "report.h"
 
 void page_facts_init(struct page_facts *f)
 {
@@ -67,7 +68,7 @@ static void add_commits(struct sbuf *b, jv commits /* borrowed */)
 		sbuf_addf(b, "%d different ones, the documents do not agree: ", n);
 	jv_array_foreach(commits, i, c) {
 		sbuf_add(b, i == 0 ? "<code>" : ", <code>");
-		report_add_escaped(b, jv_string_value(c));
+		markup_add_text(b, jv_string_value(c));
 		sbuf_add(b, "</code>");
 		jv_free(c);
 	}

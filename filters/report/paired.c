@@ -8,17 +8,12 @@
 #include "paired_verdict.h"
 
 static const char preliminary[] =
-	"Intervals are 95%: a Wilson score interval for each arm's success rate and a seeded "
-	"percentile bootstrap over scored pairs for ON minus OFF. Errors, ON runs that did not "
-	"receive PowerContext's treatment, and ON runs that reached another Scope are counted but "
-	"left out of success rates, paired differences, and step metrics; timed-out runs stay in "
-	"all three. Step metrics are the host's own usage figures as Harbor reports them. Each "
-	"figure is a mean over the runs that reported it: n/a when none did, and followed by its "
-	"count, as in `1,000 (1 of 2 runs)`, when only some did.";
+	"Intervals are 95%: a Wilson score interval for each arm's success rate and a seeded percentile bootstrap over scored pairs for ON minus OFF. Errors, ON runs that did not receive PowerContext's treatment, and ON runs that reached another Scope are counted but left out of success rates, paired differences, and step metrics; timed-out runs stay in all three. Step metrics are the host's own usage figures as Harbor reports them. Each figure is a mean over the runs that reported it: n/a when none did, and followed by its count, as in `1,000 (1 of 2 runs)`, when only some did.";
 
 static const char step_table_head[] =
-	"\n| Step | Arm | Runs | Seconds | Input tokens | Cached input tokens | Output tokens | "
-	"Cost USD |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+	"\n"
+	"| Step | Arm | Runs | Seconds | Input tokens | Cached input tokens | Output tokens | Cost USD |\n"
+	"| --- | --- | --- | --- | --- | --- | --- | --- |\n";
 
 /* ---- numbers as Python's format specifications write them ---- */
 
@@ -105,8 +100,7 @@ static void add_arm(struct sbuf *b, jv arm)
 		add_interval(b, interval, PERCENT);
 	}
 	sbuf_addf(b,
-		  " (%.0f timed out); %.0f error(s), %.0f integration failure(s), %.0f run(s) that "
-		  "reached another Scope not scored",
+		  " (%.0f timed out); %.0f error(s), %.0f integration failure(s), %.0f run(s) that reached another Scope not scored",
 		  json_number_at(arm, "timeouts", 0), json_number_at(arm, "errors", 0),
 		  json_number_at(arm, "integration_failures", 0),
 		  json_number_at(arm, "cross_scope_accesses", 0));

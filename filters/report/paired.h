@@ -10,17 +10,11 @@
 
 #include <jv.h>
 
-#include "page_facts.h"
 #include "text.h"
 
 /* report: a normalized powercontext.e2e-paired-report/v4 (borrowed). */
 void paired_add_markdown(struct sbuf *b, jv report);
 void paired_add_text(struct sbuf *b, jv report);
-/* One page: the PowerContext under test and when the arms ran (facts,
- * from the observations), then per workload and in total each arm's
- * success rate and Wilson interval as a plot, the ON minus OFF score and
- * what the pairs show (NO_COLOR: color 0) (paired_html.c). */
-void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color);
 
 /* Pieces of report.md the other formats say in the same words: a
  * summary's (borrowed) "Scored pairs: …" line and the agent's (borrowed)

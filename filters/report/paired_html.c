@@ -1,26 +1,25 @@
-/* paired_html: pc-report --paired --format html, the OFF/ON comparison as
- * one self-contained page (paired.h).  Per workload and in total: a plot of
- * each arm's success rate with its Wilson interval, the ON minus OFF score
- * with its interval, and what the pairs show in words (paired_verdict.h).
- * Every mark is also a word: colour only adds.
- */
+/* paired_html: the OFF/ON comparison as one page (paired_html.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
 #include "json.h"
+#include "markup.h"
 #include "paired.h"
+#include "paired_html.h"
 #include "paired_verdict.h"
-#include "report.h"
+#include "svg.h"
 
-/* The plot: a 0-100% axis and one row per arm. */
-#define PLOT_W     480
-#define PLOT_LEFT  60
-#define PLOT_RIGHT 440
-#define ROW_OFF    28
-#define ROW_ON     58
-#define PLOT_H     96
+/* The plot: a 0-100% axis under the plot area, and one row per arm, its
+ * y a row's. */
+static const struct svg_frame frame = {
+	.width = 480, .height = 96, .left = 60, .right = 40, .top = 10, .bottom = 18
+};
+enum {
+	ROW_OFF = 28,
+	ROW_ON = 58
+};
 
 static const char style_paired[] =
 	"svg .whisker{stroke:currentColor;stroke-width:2}\n"
@@ -37,7 +36,7 @@ static void add_code_spans(struct sbuf *b, const char *text)
 		tick = strchr(p, '`');
 		char *piece = pc_xstrdup(p);
 		piece[tick ? (size_t)(tick - p) : strlen(p)] = '\0';
-		report_add_escaped(b, piece);
+		markup_add_text(b, piece);
 		free(piece);
 		if (!tick)
 			break;
@@ -50,20 +49,21 @@ static void add_code_spans(struct sbuf *b, const char *text)
 
 static double plot_x(double rate)
 {
-	return PLOT_LEFT + rate * (PLOT_RIGHT - PLOT_LEFT);
+	return frame.left + rate * (svg_right(&frame) - frame.left);
 }
 
 static void svg_axis(struct sbuf *b)
 {
-	sbuf_addf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", PLOT_LEFT,
-		  PLOT_H - 18, PLOT_RIGHT, PLOT_H - 18);
+	char label[8];
+
+	svg_line(b, "axis", frame.left, svg_bottom(&frame), svg_right(&frame), svg_bottom(&frame));
+	sbuf_add(b, "\n");
 	for (int pct = 0; pct <= 100; pct += 25) {
 		double x = plot_x(pct / 100.0);
-		sbuf_addf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\"/>",
-			  x, x,
-			  PLOT_H - 18);
-		sbuf_addf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>\n", x,
-			  PLOT_H - 4, pct);
+		snprintf(label, sizeof label, "%d%%", pct);
+		svg_line(b, "grid", x, frame.top, x, svg_bottom(&frame));
+		svg_text(b, NULL, x, frame.height - 4, "middle", label);
+		sbuf_add(b, "\n");
 	}
 }
 
@@ -73,18 +73,17 @@ static void svg_arm(struct sbuf *b, jv arm, const char *name, int y)
 {
 	jv rate = json_get(arm, "success_rate"), interval = json_get(arm, "success_rate_interval");
 
-	sbuf_addf(b, "<g class=\"%s\"><text x=\"4\" y=\"%d\">%s</text>\n", name, y + 4,
-		  name[1] == 'n' ? "ON" : "OFF");
+	sbuf_addf(b, "<g class=\"%s\">", name);
+	svg_text(b, NULL, 4, y + 4, NULL, name[1] == 'n' ? "ON" : "OFF");
+	sbuf_add(b, "\n");
 	if (jv_get_kind(rate) == JV_KIND_NUMBER && jv_get_kind(interval) == JV_KIND_OBJECT) {
-		sbuf_addf(b,
-			  "<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
-			  plot_x(json_number_at(interval, "low", 0)), y,
-			  plot_x(json_number_at(interval, "high", 0)), y);
-		sbuf_addf(b, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%d\" r=\"4\"/>\n",
-			  plot_x(jv_number_value(rate)), y);
+		svg_line(b, "whisker", plot_x(json_number_at(interval, "low", 0)), y,
+			 plot_x(json_number_at(interval, "high", 0)), y);
+		sbuf_add(b, "\n");
+		svg_circle(b, "pt", plot_x(jv_number_value(rate)), y, 4);
 	} else
-		sbuf_addf(b, "<text x=\"%d\" y=\"%d\">not scored</text>\n", PLOT_LEFT + 4, y + 4);
-	sbuf_add(b, "</g>\n");
+		svg_text(b, NULL, frame.left + 4, y + 4, NULL, "not scored");
+	sbuf_add(b, "\n</g>\n");
 	jv_free(rate);
 	jv_free(interval);
 }
@@ -94,9 +93,8 @@ static void svg_plot(struct sbuf *b, jv summary)
 	jv off = json_get(summary, "off"), on = json_get(summary, "on");
 
 	sbuf_addf(b,
-		  "<figure><svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
-		  "<title>Success rate per arm, with its 95%% Wilson interval</title>\n",
-		  PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+		  "<figure><svg role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\"><title>Success rate per arm, with its 95%% Wilson interval</title>\n",
+		  frame.width, frame.height, frame.width, frame.height);
 	svg_axis(b);
 	svg_arm(b, off, "off", ROW_OFF);
 	svg_arm(b, on, "on", ROW_ON);
@@ -123,12 +121,13 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	struct sbuf text = { 0 };
 
 	sbuf_add(b, "<section>\n<h2>");
-	report_add_escaped(b, title);
+	markup_add_text(b, title);
 	sbuf_add(b, "</h2>\n");
 	svg_plot(b, summary);
-	sbuf_add(b, "<table>\n<thead><tr><th>Arm</th><th>Passed</th><th>Scored</th>"
-		    "<th>Timed out</th><th>Errors</th><th>Integration failures</th>"
-		    "<th>Reached another Scope</th></tr></thead>\n<tbody>\n");
+	sbuf_add(b,
+		 "<table>\n"
+		 "<thead><tr><th>Arm</th><th>Passed</th><th>Scored</th><th>Timed out</th><th>Errors</th><th>Integration failures</th><th>Reached another Scope</th></tr></thead>\n"
+		 "<tbody>\n");
 	arm_row(b, summary, "off");
 	arm_row(b, summary, "on");
 	sbuf_add(b, "</tbody>\n</table>\n<p class=\"delta\">");
@@ -140,7 +139,7 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	sbuf_add(b, "</p>\n<p class=\"sign\">What the pairs show: ");
 	paired_add_verdict(&text, summary);
 	line = sbuf_take(&text);
-	report_add_escaped(b, line);
+	markup_add_text(b, line);
 	free(line);
 	sbuf_add(b, ".</p>\n</section>\n");
 }
@@ -152,9 +151,8 @@ static void add_facts(struct sbuf *b, const struct page_facts *facts)
 	if (facts->dated || facts->undated)
 		page_facts_html(b, facts, "Arms ran");
 	else
-		sbuf_add(b, "<p class=\"under-test\">The paired report names neither the "
-			    "PowerContext under test nor when the arms ran: give pc-report the arm "
-			    "observations after it.</p>\n");
+		sbuf_add(b,
+			 "<p class=\"under-test\">The paired report names neither the PowerContext under test nor when the arms ran: give pc-report the arm observations after it.</p>\n");
 }
 
 void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color)

@@ -10,6 +10,7 @@
 #include "json.h"
 #include "page_facts.h"
 #include "paired.h"
+#include "paired_html.h"
 #include "paired_main.h"
 #include "stage.h"
 #include "verdict.h"

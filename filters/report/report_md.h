@@ -14,8 +14,7 @@
 #ifndef PC_REPORT_REPORT_MD_H
 #define PC_REPORT_REPORT_MD_H
 
-#include "err.h"
-#include "report.h"
+#include "cases.h"
 #include "text.h"
 
 /* The workload's five list lines: its id, execution adapter, Harbor
@@ -31,9 +30,10 @@ void report_md_add_case_lines(struct sbuf *lines, const struct report_case *c);
  * Marko writes them. */
 void report_md_add_block(struct sbuf *b, const char *lines);
 
-/* Every case's report.md under outdir, and each merged batch's once its
- * last member is read; -1 with e filled when one cannot be written or the
- * spool cannot be read back. */
-int report_md_write_all(struct cases *cs, const char *outdir, struct pc_err *e);
+/* A workload's report.md, 1.4.1's render_report of c (malloc'd). */
+char *report_md_workload(const struct report_case *c);
+/* A merged batch's report.md, 1.4.1's render_evaluation_summary of its
+ * members' lines (malloc'd). */
+char *report_md_batch(const char *lines);
 
 #endif

@@ -1,8 +1,45 @@
-/* The spool's encoding of a value (spool.h). */
+/* The spool file and its encoding of a value (spool.h). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "io.h"
 #include "spool.h"
+
+/* A spooled case is about the size of stdio's default buffer, which would
+ * cost a system call a case on every pass. */
+#define SPOOL_BUFFER (1 << 16)
+
+/* Unlinked at once: the file is gone when closed, however pc-report ends. */
+int spool_open(struct spool_file *s, struct pc_err *e)
+{
+	char *path = text_fmt("%s/pc-report-XXXXXX", io_tmpdir());
+	int fd = mkstemp(path);
+
+	s->f = NULL;
+	s->buffer = NULL;
+	if (fd < 0)
+		pc_fail_errno(e, "cannot create a spool file in %s", io_tmpdir());
+	else {
+		unlink(path);
+		if (!(s->f = fdopen(fd, "w+")))
+			pc_fail_errno(e, "cannot open the spool file"), close(fd);
+		else
+			setvbuf(s->f, s->buffer = pc_xmalloc(SPOOL_BUFFER), _IOFBF, SPOOL_BUFFER);
+	}
+	free(path);
+	return s->f ? 0 : -1;
+}
+
+void spool_close(struct spool_file *s)
+{
+	if (s->f)
+		fclose(s->f);
+	free(s->buffer);
+	s->f = NULL;
+	s->buffer = NULL;
+}
 
 /* A string's length is a jv's, an int; an array's or object's, the bytes
  * of its members, may pass 4 GiB (a number takes 9 bytes here, 2 in JSON). */

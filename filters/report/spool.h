@@ -1,7 +1,10 @@
-/* spool: a jv as compact bytes, and those bytes read without parsing.
+/* spool: pc-report's spool file, and a jv in it as compact bytes read
+ * without parsing.
  *
  * pc-report writes each case to its spool once and reads it back once per
- * pass over the report (report.h).  Parsing JSON text on every pass would
+ * pass over the report (cases.h).  The spool is an unnamed file in
+ * TMPDIR, gone when closed, so memory does not grow with the number of
+ * cases.  Parsing JSON text on every pass would
  * cost several times the report itself, so a value is spooled as bytes a
  * reader walks: a kind byte (enum jv_kind), then a number's double, a
  * string's length (uint32_t), bytes and a NUL, or an array's or object's
@@ -9,7 +12,8 @@
  * its key (a string value) then its value.  A lookup skips what it does
  * not need, a string is read where it lies, and a jv is built only of what
  * a renderer asks for.  A value reads back exactly as it was: keys in
- * their order, numbers to the last bit.  This module owns that encoding.
+ * their order, numbers to the last bit.  This module owns the file and
+ * that encoding.
  *
  * A value is a pointer to its kind byte; NULL is a value that is not there.
  */
@@ -17,10 +21,24 @@
 #define PC_REPORT_SPOOL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jv.h>
 
+#include "err.h"
 #include "text.h"
+
+/* An open spool file, written and read through its own buffer. */
+struct spool_file {
+	FILE *f;      /* NULL when none is open */
+	char *buffer; /* owned: f's stdio buffer */
+};
+
+/* Create the spool file in TMPDIR; -1 with e filled when it cannot be. */
+int spool_open(struct spool_file *s, struct pc_err *e);
+/* Close it (it is then gone) and free its buffer; nothing when none is
+ * open. */
+void spool_close(struct spool_file *s);
 
 /* Append v (consumed) to b. */
 void spool_add(struct sbuf *b, jv v);

@@ -1,20 +1,22 @@
-/* report: what pc-report's parts share about the cases of one report.
+/* cases: what pc-report's parts share about the cases of one report.
  *
- * pc-report.c reads, validates, judges and spools every case (redacted) in
- * a first pass; each renderer then walks the spool one case at a time
- * (report_each_case), so memory does not grow with the number of cases.
- * A case is spooled in spool.h's encoding, so a pass reads it back without
- * parsing and builds a jv only of the parts it prints.  This module owns
- * the spooled case, the walk, the report's output buffer and the small
- * readers every format uses.
+ * A first pass reads, validates, judges and spools every case (redacted),
+ * one evaluation document at a time (report_spool_document); each
+ * renderer then walks the spool one case at a time (report_each_case), so
+ * memory does not grow with the number of cases.  A case is spooled in
+ * spool.h's encoding, so a pass reads it back without parsing and builds a
+ * jv only of the parts it prints.  This module owns the first pass, the
+ * spooled case, the walk, the report's output buffer and the small readers
+ * every format uses.
  */
-#ifndef PC_REPORT_REPORT_H
-#define PC_REPORT_REPORT_H
+#ifndef PC_REPORT_CASES_H
+#define PC_REPORT_CASES_H
 
 #include <stdio.h>
 
 #include <jv.h>
 
+#include "redact.h"
 #include "spool.h"
 #include "text.h"
 #include "verdict.h"
@@ -28,9 +30,9 @@ struct report_case {
 	jv trend; /* its comparable runs from the ledger, oldest first, or null */
 };
 
+/* The cases read so far; every field is owned here. */
 struct cases {
-	FILE *spool;        /* one record per case (report_spool) */
-	char *spool_buffer; /* the spool's stdio buffer */
+	struct spool_file spool; /* one record per case (report_spool) */
 	int n;
 	int count[VERDICTS];
 	int passing, evaluated; /* assertions holding, and judged, over every case */
@@ -38,6 +40,19 @@ struct cases {
 	char *bad_name;         /* with --output: the first case name that is no workload id */
 	int read_failed;        /* the spool could not be read back */
 };
+
+/* What the first pass hands each case to as it is spooled (c borrowed):
+ * nonzero once nothing more should be read, such as a live report that
+ * can no longer be written (formats.h). */
+typedef int report_seen_fn(void *ctx, const struct report_case *c);
+
+/* The first pass over one evaluation document (borrowed): each case
+ * judged, counted, redacted (red) and spooled, and handed to seen (NULL
+ * for none).  With check_names (--output), a case name or batch that
+ * cannot be a directory is noted in bad_name.  Nonzero when seen said to
+ * stop. */
+int report_spool_document(struct cases *cs, jv doc, const struct redactor *red, int check_names,
+			  report_seen_fn *seen, void *ctx);
 
 /* Spool c as report_each_case hands it back. */
 void report_spool(FILE *spool, const struct report_case *c);
@@ -87,9 +102,5 @@ void report_add_value(struct sbuf *b, jv v);
 
 /* "3 workloads: 1 accepted, 1 failed, 0 inconclusive[, 1 skipped]". */
 void report_add_counts(struct sbuf *b, const struct cases *cs);
-
-/* s escaped for XML and HTML text and attribute values; the control
- * characters XML 1.0 forbids become '?'. */
-void report_add_escaped(struct sbuf *b, const char *s);
 
 #endif
