@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "docs_rules.h"
+#include "shape_strings.h"
 
 /* The shapes are tables, one field a line: clang-format would re-flow them. */
 /* clang-format off */

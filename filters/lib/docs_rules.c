@@ -6,6 +6,7 @@
 
 #include "choice.h"
 #include "docs.h"
+#include "shape_strings.h"
 #include "text.h"
 
 static int const_is(const char *s, const char *want, char *why, size_t whylen)

@@ -28,6 +28,7 @@
 #include "paired_main.h"
 #include "report.h"
 #include "report_md.h"
+#include "shape_strings.h"
 #include "stage.h"
 #include "text.h"
 #include "verdict.h"
