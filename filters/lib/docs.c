@@ -693,3 +693,12 @@ const struct shape doc_paired_report = { .kind = SK_OBJECT, .fields = paired_rep
 /* clang-format on */
 
 const struct shape *const doc_capture = &s_capture;
+
+enum evaluation_kind docs_evaluation_kind(jv evaluation)
+{
+	if (shape_jv_reader.is_set(&evaluation, "expected_execution"))
+		return EVALUATION_OUTCOME;
+	if (shape_jv_reader.is_set(&evaluation, "probes"))
+		return EVALUATION_MEMORY;
+	return EVALUATION_PAIRED;
+}

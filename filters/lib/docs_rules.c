@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "choice.h"
-#include "docs.h"
+#include "docs_names.h"
 #include "shape_strings.h"
 #include "text.h"
 
@@ -82,13 +82,6 @@ int rule_artifact_token(const char *s, size_t n, char *why, size_t whylen)
 		return 0;
 	snprintf(why, whylen, "must be 1 to 128 printable ASCII characters without spaces");
 	return -1;
-}
-
-const char *docs_batch_name(const char *category)
-{
-	static const char prefix[] = "batch:";
-
-	return strncmp(category, prefix, sizeof prefix - 1) ? NULL : category + sizeof prefix - 1;
 }
 
 /* At most one "batch:<name>" category, its name an id: the workloads that
@@ -205,13 +198,4 @@ int rule_arm_outcome(const char *s, size_t n, char *why, size_t whylen)
 	static const char *const ok[] = { "passed", "failed", "timeout", "error",
 					  "integration_failed", "cross_scope_access", NULL };
 	return one_of(s, ok, why, whylen);
-}
-
-enum evaluation_kind docs_evaluation_kind(jv evaluation)
-{
-	if (shape_jv_reader.is_set(&evaluation, "expected_execution"))
-		return EVALUATION_OUTCOME;
-	if (shape_jv_reader.is_set(&evaluation, "probes"))
-		return EVALUATION_MEMORY;
-	return EVALUATION_PAIRED;
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "catalog.h"
-#include "docs.h"
+#include "docs_names.h"
 #include "hash.h"
 #include "io.h"
 #include "json.h"
