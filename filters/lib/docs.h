@@ -13,8 +13,6 @@
 
 extern const struct shape doc_manifest; /* manifest, defaults filled */
 extern const struct shape doc_selection;
-extern const struct shape doc_paired_report;
-extern const struct shape doc_paired_arm;
 extern const struct shape doc_run;
 extern const struct shape doc_replay;
 extern const struct shape *const doc_capture; /* one capture record */
