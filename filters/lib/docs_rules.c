@@ -142,10 +142,8 @@ int rule_dataset(struct rule_value v, char *why, size_t whylen)
 	if (!id)
 		id = "";
 	if (strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, "..")) {
-		snprintf(
-			why, whylen,
-			"task_id must name a task of the dataset, not a path (no \"/\", not \".\" "
-			"or \"..\")");
+		snprintf(why, whylen,
+			 "task_id must name a task of the dataset, not a path (no \"/\", not \".\" or \"..\")");
 		return -1;
 	}
 	if (has_path && v.read->is_set(v.v, "version")) {
@@ -166,8 +164,7 @@ int rule_forbidden_outside_expected(struct rule_value probe, char *why, size_t w
 		for (size_t j = 0; (x = probe.read->item(probe.v, "expected_context", j, &xn)); j++)
 			if (text_contains_folded(TEXT_FOLD_NFC, x, xn, f, fn)) {
 				snprintf(why, whylen,
-					 "forbidden_context[%d] \"%s\" is contained in "
-					 "expected_context[%d] \"%s\"",
+					 "forbidden_context[%d] \"%s\" is contained in expected_context[%d] \"%s\"",
 					 (int)i, f, (int)j, x);
 				return -1;
 			}
