@@ -1,4 +1,5 @@
-/* docs: the document types of docs/DESIGN.md §2 as shapes.
+/* docs: the document types of docs/DESIGN.md §2 as shapes (the paired
+ * OFF/ON comparison's, §11.1, are docs_paired.h's).
  *
  * Each filter validates what it reads against one of these before using it,
  * and writes its own documents in the same canonical field order.

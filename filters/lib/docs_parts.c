@@ -17,7 +17,7 @@ static const struct shape s_time_null =
 	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check_text = shape_check_datetime };
 const struct shape part_strings = { .kind = SK_ARRAY, .items = &part_str };
 
-/* ---- a replay's parts ---- */
+/* ---- a replay's parts, which the run record and the arm observation hold too ---- */
 
 const struct shape part_settings = { .kind = SK_MAP, .items = &part_str };
 static const struct field environment_fields[] = {
