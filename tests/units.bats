@@ -4,7 +4,7 @@
 # (json_out.c), byte for byte what libjq's jv_dump_string writes, compact,
 # canonical (sorted keys: the comparability digest and the ledger's keys are
 # taken of it) and indented (artifact files); text.c's number formatting for
-# the evaluation's reasons, printf's "%.3f" and "%lld"; and shape.c's sha256
+# the evaluation's reasons, printf's "%.3f" and "%lld"; and shape_strings.c's sha256
 # rule, which reads 8 bytes at a time, against the rule byte by byte.
 
 load test_helper
@@ -70,18 +70,18 @@ build_check() {
 }
 
 @test "shape_check_hex64 agrees with the byte-by-byte rule on 3,000,000 strings" {
-	build_check hex-check filters/lib/shape.c
+	build_check hex-check filters/lib/shape_strings.c
 	run "$T/hex-check" 3000000 1
 	assert_status 0
 	assert_output "3000000 strings: agreed"
 }
 
 @test "hex-check fails on a difference: a rule that takes g for a hex digit is caught" {
-	sed "s/bytes_within(x, 'a', 'f')/bytes_within(x, 'a', 'g')/" filters/lib/shape.c >"$T/shape.c"
-	grep -q "bytes_within(x, 'a', 'g')" "$T/shape.c" || fail "the range was not found to change"
-	cp filters/lib/shape.h "$T/"
+	sed "s/bytes_within(x, 'a', 'f')/bytes_within(x, 'a', 'g')/" filters/lib/shape_strings.c >"$T/shape_strings.c"
+	grep -q "bytes_within(x, 'a', 'g')" "$T/shape_strings.c" || fail "the range was not found to change"
+	cp filters/lib/shape_strings.h "$T/"
 	cc -std=c11 -D_XOPEN_SOURCE=700 -O1 -Ifilters/lib -o "$T/broken-hex" \
-		tests/units/hex-check.c "$T/shape.c" filters/lib/err.c -ljq -lm
+		tests/units/hex-check.c "$T/shape_strings.c" filters/lib/err.c -ljq -lm
 	run "$T/broken-hex" 3000000 1
 	assert_status 1
 	assert_output --partial "differs:"

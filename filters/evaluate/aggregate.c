@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "aggregate.h"
-#include "docs.h"
+#include "docs_names.h"
 #include "json.h"
 #include "outdir.h"
 #include "stage.h"

@@ -5,7 +5,7 @@
 
 #include "assertions.h"
 #include "diagnosis.h"
-#include "docs.h"
+#include "docs_names.h"
 #include "hash.h"
 #include "outdir.h"
 #include "rewards.h"

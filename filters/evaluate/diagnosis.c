@@ -79,8 +79,8 @@ void diagnose_execution_completed(struct json_out *o, const struct diagnosis_inp
 	if (!frame_evidence(o, in->held))
 		return;
 	json_out_bytes(o, "\"why\":", 6);
-	json_out_cstring(o, "an earlier task of its batch stopped the shared Harbor trial "
-			    "(fail-fast)");
+	json_out_cstring(o,
+			 "an earlier task of its batch stopped the shared Harbor trial (fail-fast)");
 	frame_close(o);
 }
 

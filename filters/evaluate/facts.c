@@ -210,8 +210,7 @@ int facts_read(struct view replay, const struct view_text *text, const char *pol
 		f->kind = CASE_MEMORY;
 	else
 		return pc_fail(e,
-			       "workload %s (run %s): an OFF/ON paired workload is judged on a "
-			       "pair of runs, not on one replay",
+			       "workload %s (run %s): an OFF/ON paired workload is judged on a pair of runs, not on one replay",
 			       view_cstr(view_get(task, "id")),
 			       view_cstr(view_get(replay, "run_id")));
 	f->dataset_checksum = view_get(f->dataset, "checksum");

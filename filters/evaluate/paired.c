@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docs.h"
+#include "docs_names.h"
 #include "json.h"
 #include "paired.h"
 #include "stats.h"

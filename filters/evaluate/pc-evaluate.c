@@ -19,7 +19,7 @@
 
 #include "aggregate.h"
 #include "case.h"
-#include "docs.h"
+#include "docs_paired.h"
 #include "facts.h"
 #include "freshness.h"
 #include "hash.h"

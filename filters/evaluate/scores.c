@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docs.h"
+#include "docs_names.h"
 #include "entry.h"
 #include "err.h"
 #include "rewards.h"

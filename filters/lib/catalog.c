@@ -206,8 +206,7 @@ static int load_one(struct workload *w, const char *file, const char *root,
 		if (jv_get_kind(dpath) == JV_KIND_STRING) {
 			if (!inside_repository(jv_string_value(dpath))) {
 				report(errs, file, &marks, "dataset.path",
-				       "must be a path inside the repository (relative, no "
-				       "\"..\")");
+				       "must be a path inside the repository (relative, no \"..\")");
 				rc = -1;
 			}
 			char *norm = normalize_path(jv_string_value(dpath));
@@ -234,8 +233,7 @@ static int check_unique_ids(const struct catalog *c, FILE *errs)
 			const char *other = json_str(c->items[j].manifest, "id");
 			if (other && !strcmp(id, other)) {
 				fprintf(errs,
-					"%s: id: \"%s\" is already the id of %s; ids must be "
-					"unique\n",
+					"%s: id: \"%s\" is already the id of %s; ids must be unique\n",
 					c->items[i].path, id, c->items[j].path);
 				rc = -1;
 			}

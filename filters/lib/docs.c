@@ -1,53 +1,40 @@
 #include "docs.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "docs_paired.h"
+#include "docs_parts.h"
 #include "docs_rules.h"
+#include "shape_strings.h"
 
 /* The shapes are tables, one field a line: clang-format would re-flow them. */
 /* clang-format off */
-#define END { NULL, NULL, 0, NULL }
-#define OPT FIELD_OPTIONAL
 
 /* ---- leaf shapes ---- */
 
 static const struct shape s_any = { .kind = SK_ANY };
-static const struct shape s_str = { .kind = SK_STRING };
-static const struct shape s_str_null = { .kind = SK_STRING, .flags = SHAPE_NULLABLE };
 static const struct shape s_str_nonempty = { .kind = SK_STRING, .flags = SHAPE_MIN, .min = 1 };
-static const struct shape s_bool = { .kind = SK_BOOL };
 static const struct shape s_bool_null = { .kind = SK_BOOL, .flags = SHAPE_NULLABLE };
 static const struct shape s_int_null = { .kind = SK_INT, .flags = SHAPE_NULLABLE };
-static const struct shape s_count = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 0 };
-static const struct shape s_num = { .kind = SK_NUMBER };
 static const struct shape s_ratio =
 	{ .kind = SK_NUMBER, .flags = SHAPE_MIN | SHAPE_MAX, .min = 0, .max = 1 };
 static const struct shape s_id = { .kind = SK_STRING, .check_text = shape_check_id };
 static const struct shape s_hex = { .kind = SK_STRING, .check_text = shape_check_hex64 };
 static const struct shape s_hex_null =
 	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check_text = shape_check_hex64 };
-static const struct shape s_time = { .kind = SK_STRING, .check_text = shape_check_datetime };
-static const struct shape s_time_null =
-	{ .kind = SK_STRING, .flags = SHAPE_NULLABLE, .check_text = shape_check_datetime };
-static const struct shape s_strings = { .kind = SK_ARRAY, .items = &s_str };
 static const struct shape s_strings_nonempty =
-	{ .kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1 };
+	{ .kind = SK_ARRAY, .items = &part_str, .flags = SHAPE_MIN, .min = 1 };
 static const struct shape s_fragment = { .kind = SK_STRING, .check_text = rule_not_blank };
 static const struct shape s_fragments = { .kind = SK_ARRAY, .items = &s_fragment };
 static const struct shape s_categories = {
-	.kind = SK_ARRAY, .items = &s_str, .flags = SHAPE_MIN, .min = 1,
+	.kind = SK_ARRAY, .items = &part_str, .flags = SHAPE_MIN, .min = 1,
 	.check = rule_batch_categories,
 };
-static const struct shape s_policy = { .kind = SK_STRING, .check_text = rule_policy };
 
 /* ---- manifest ---- */
 
 static const struct field provenance_fields[] = {
-	{ "source", &s_str, 0, NULL },
+	{ "source", &part_str, 0, NULL },
 	{ "revision", &s_hex, 0, NULL },
-	{ "selection", &s_str, 0, NULL },
+	{ "selection", &part_str, 0, NULL },
 	{ "case_ids", &s_strings_nonempty, 0, NULL },
 	END
 };
@@ -55,9 +42,9 @@ static const struct shape s_provenance =
 	{ .kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = provenance_fields };
 
 static const struct field dataset_fields[] = {
-	{ "path", &s_str_null, OPT, NULL },
-	{ "name", &s_str_null, OPT, NULL },
-	{ "version", &s_str_null, OPT, NULL },
+	{ "path", &part_str_null, OPT, NULL },
+	{ "name", &part_str_null, OPT, NULL },
+	{ "version", &part_str_null, OPT, NULL },
 	{ "task_id", &s_str_nonempty, 0, NULL },
 	{ "checksum", &s_hex, 0, NULL },
 	END
@@ -71,7 +58,7 @@ static const struct shape s_max_steps =
 static const struct shape s_max_tokens = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 256 };
 static const struct field execution_fields[] = {
 	{ "type", &s_adapter, OPT, "\"bub\"" },
-	{ "model", &s_bool, OPT, "false" },
+	{ "model", &part_bool, OPT, "false" },
 	{ "max_steps", &s_max_steps, OPT, "50" },
 	{ "max_tokens", &s_max_tokens, OPT, "16384" },
 	END
@@ -100,7 +87,7 @@ static const struct field threshold_fields[] = {
 	{ "capture_coverage", &s_ratio, OPT, "0" },
 	{ "groundedness", &s_ratio, OPT, "0" },
 	{ "probe_coverage", &s_ratio, OPT, "1" },
-	{ "minimum_in_run_contexts", &s_count, OPT, "0" },
+	{ "minimum_in_run_contexts", &part_count, OPT, "0" },
 	END
 };
 static const struct shape s_thresholds = { .kind = SK_OBJECT, .fields = threshold_fields };
@@ -110,11 +97,11 @@ static const struct shape s_checkpoint_every =
 static const struct shape s_event_bytes =
 	{ .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 512, .max = 32768 };
 static const struct field evaluation_spec_fields[] = {
-	{ "capture_events", &s_bool, OPT, "false" },
+	{ "capture_events", &part_bool, OPT, "false" },
 	{ "checkpoint_every_events", &s_checkpoint_every, OPT, "5" },
 	{ "max_event_bytes", &s_event_bytes, OPT, "8192" },
-	{ "require_checkpoint", &s_bool, OPT, "false" },
-	{ "expected_memory", &s_strings, OPT, "[]" },
+	{ "require_checkpoint", &part_bool, OPT, "false" },
+	{ "expected_memory", &part_strings, OPT, "[]" },
 	{ "probes", &s_probe_specs, 0, NULL },
 	{ "thresholds", &s_thresholds, OPT, "{}" },
 	END
@@ -177,7 +164,7 @@ const struct shape doc_manifest = { .kind = SK_OBJECT, .fields = manifest_fields
 /* ---- selection ---- */
 
 static const struct field manifest_ref_fields[] = {
-	{ "path", &s_str, 0, NULL },
+	{ "path", &part_str, 0, NULL },
 	{ "sha256", &s_hex, 0, NULL },
 	END
 };
@@ -185,7 +172,7 @@ static const struct shape s_manifest_ref = { .kind = SK_OBJECT, .fields = manife
 static const struct shape s_task_kind = { .kind = SK_STRING, .check_text = rule_task_kind };
 static const struct field task_ref_fields[] = {
 	{ "kind", &s_task_kind, 0, NULL },
-	{ "dir", &s_str_null, 0, NULL },
+	{ "dir", &part_str_null, 0, NULL },
 	{ "checksum", &s_hex_null, 0, NULL },
 	END
 };
@@ -203,50 +190,18 @@ const struct shape doc_selection = { .kind = SK_OBJECT, .fields = selection_fiel
 
 /* ---- replay ---- */
 
-static const struct shape s_settings = { .kind = SK_MAP, .items = &s_str };
-static const struct field environment_fields[] = {
-	{ "commit", &s_str, 0, NULL },
-	{ "database", &s_str, 0, NULL },
-	/* replays written before agents were selectable ran Bub */
-	{ "adapter", &s_str, OPT, "\"bub\"" },
-	{ "adapter_version", &s_str, 0, NULL },
-	{ "adapter_protocol_version", &s_str, 0, NULL },
-	{ "agent_model", &s_str_null, OPT, NULL },
-	{ "agent_settings", &s_settings, OPT, "{}" },
-	{ "started_at", &s_time, 0, NULL },
-	{ "finished_at", &s_time, 0, NULL },
-	END
-};
-static const struct shape s_environment = { .kind = SK_OBJECT, .fields = environment_fields };
-
-static const struct shape s_rewards = { .kind = SK_MAP, .items = &s_num };
-static const struct field harbor_fields[] = {
-	{ "job_id", &s_str_null, OPT, NULL },
-	{ "trial_name", &s_str_null, OPT, NULL },
-	{ "trial_uri", &s_str_null, OPT, NULL },
-	{ "task_checksum", &s_str_null, OPT, NULL },
-	{ "source_task_checksum", &s_str_null, OPT, NULL },
-	{ "rewards", &s_rewards, OPT, "{}" },
-	{ "exception_type", &s_str_null, OPT, NULL },
-	{ "exception_message", &s_str_null, OPT, NULL },
-	{ "started_at", &s_time_null, OPT, NULL },
-	{ "finished_at", &s_time_null, OPT, NULL },
-	END
-};
-static const struct shape s_harbor = { .kind = SK_OBJECT, .fields = harbor_fields };
-
 static const struct shape s_capture_schema =
 	{ .kind = SK_STRING, .check_text = rule_capture_schema };
 static const struct shape s_capture_event = { .kind = SK_STRING, .check_text = rule_capture_event };
 static const struct field capture_fields[] = {
 	{ "schema", &s_capture_schema, 0, NULL },
-	{ "recorded_at", &s_time, 0, NULL },
+	{ "recorded_at", &part_time, 0, NULL },
 	{ "event", &s_capture_event, 0, NULL },
-	{ "status", &s_str, 0, NULL },
+	{ "status", &part_str, 0, NULL },
 	{ "sequence", &s_int_null, OPT, NULL },
-	{ "source_id", &s_str_null, OPT, NULL },
+	{ "source_id", &part_str_null, OPT, NULL },
 	{ "source_position", &s_int_null, OPT, NULL },
-	{ "error", &s_str_null, OPT, NULL },
+	{ "error", &part_str_null, OPT, NULL },
 	{ "final", &s_bool_null, OPT, NULL },
 	{ "target_position", &s_int_null, OPT, NULL },
 	{ "previous_cursor", &s_int_null, OPT, NULL },
@@ -265,17 +220,17 @@ static const struct shape s_capture = { .kind = SK_OBJECT, .fields = capture_fie
 static const struct shape s_captures = { .kind = SK_ARRAY, .items = &s_capture };
 
 static const struct field artifact_fields[] = {
-	{ "name", &s_str, 0, NULL },
+	{ "name", &part_str, 0, NULL },
 	{ "sha256", &s_hex, 0, NULL },
-	{ "bytes", &s_count, 0, NULL },
+	{ "bytes", &part_count, 0, NULL },
 	END
 };
 static const struct shape s_artifact = { .kind = SK_OBJECT, .fields = artifact_fields };
 static const struct shape s_artifacts = { .kind = SK_ARRAY, .items = &s_artifact };
 
 static const struct field instruction_fields[] = {
-	{ "step", &s_str_null, OPT, NULL },
-	{ "artifact", &s_str, 0, NULL },
+	{ "step", &part_str_null, OPT, NULL },
+	{ "artifact", &part_str, 0, NULL },
 	{ "content", &s_str_nonempty, 0, NULL },
 	{ "sha256", &s_hex, 0, NULL },
 	END
@@ -284,20 +239,20 @@ static const struct shape s_instruction = { .kind = SK_OBJECT, .fields = instruc
 static const struct shape s_instructions = { .kind = SK_ARRAY, .items = &s_instruction };
 
 static const struct field source_ref_fields[] = {
-	{ "name", &s_str, 0, NULL },
-	{ "source_id", &s_str, 0, NULL },
+	{ "name", &part_str, 0, NULL },
+	{ "source_id", &part_str, 0, NULL },
 	END
 };
 static const struct shape s_source_ref = { .kind = SK_OBJECT, .fields = source_ref_fields };
 static const struct shape s_source_refs = { .kind = SK_ARRAY, .items = &s_source_ref };
 static const struct shape s_int = { .kind = SK_INT };
 static const struct field entry_fields[] = {
-	{ "entry_id", &s_str, 0, NULL },
-	{ "entry_version_id", &s_str, 0, NULL },
+	{ "entry_id", &part_str, 0, NULL },
+	{ "entry_version_id", &part_str, 0, NULL },
 	{ "version", &s_int, 0, NULL },
-	{ "kind", &s_str, 0, NULL },
-	{ "text", &s_str, 0, NULL },
-	{ "state", &s_str, 0, NULL },
+	{ "kind", &part_str, 0, NULL },
+	{ "text", &part_str, 0, NULL },
+	{ "state", &part_str, 0, NULL },
 	{ "source_refs", &s_source_refs, OPT, "[]" },
 	END
 };
@@ -316,11 +271,11 @@ static const struct shape s_artifact_ref = { .kind = SK_OBJECT, .fields = artifa
 static const struct shape s_artifact_refs = { .kind = SK_ARRAY, .items = &s_artifact_ref };
 static const struct field atomic_entry_fields[] = {
 	{ "artifact", &s_artifact_ref, 0, NULL },
-	{ "kind", &s_str, 0, NULL },
-	{ "text", &s_str, 0, NULL },
-	{ "state", &s_str, 0, NULL },
+	{ "kind", &part_str, 0, NULL },
+	{ "text", &part_str, 0, NULL },
+	{ "state", &part_str, 0, NULL },
 	{ "state_version", &s_int, 0, NULL },
-	{ "merged_into_id", &s_str_null, 0, NULL },
+	{ "merged_into_id", &part_str_null, 0, NULL },
 	{ "sources", &s_source_refs, OPT, "[]" },
 	{ "artifacts", &s_artifact_refs, OPT, "[]" },
 	END
@@ -342,14 +297,14 @@ static const struct field snapshot_fields[] = {
 static const struct shape s_snapshot = { .kind = SK_OBJECT, .fields = snapshot_fields };
 
 static const struct field prepared_fields[] = {
-	{ "status", &s_str, 0, NULL },
-	{ "content", &s_str, OPT, "\"\"" },
+	{ "status", &part_str, 0, NULL },
+	{ "content", &part_str, OPT, "\"\"" },
 	END
 };
 static const struct shape s_prepared = { .kind = SK_OBJECT, .fields = prepared_fields };
 static const struct field probe_observation_fields[] = {
-	{ "id", &s_str, 0, NULL },
-	{ "query", &s_str, 0, NULL },
+	{ "id", &part_str, 0, NULL },
+	{ "query", &part_str, 0, NULL },
 	{ "prepared_context", &s_prepared, 0, NULL },
 	{ "forbidden_context_matched", &s_bool_null, OPT, NULL },
 	END
@@ -364,12 +319,12 @@ static const struct shape s_evidence_schema =
 static const struct shape s_status = { .kind = SK_STRING, .check_text = rule_status };
 static const struct field replay_fields[] = {
 	{ "schema", &s_evidence_schema, 0, NULL },
-	{ "run_id", &s_str, 0, NULL },
-	{ "environment", &s_environment, 0, NULL },
+	{ "run_id", &part_str, 0, NULL },
+	{ "environment", &part_environment, 0, NULL },
 	{ "task", &doc_manifest, 0, NULL },
 	{ "status", &s_status, 0, NULL },
-	{ "errors", &s_strings, OPT, "[]" },
-	{ "harbor", &s_harbor, 0, NULL },
+	{ "errors", &part_strings, OPT, "[]" },
+	{ "harbor", &part_harbor, 0, NULL },
 	{ "capture_records", &s_captures, OPT, "[]" },
 	{ "native_artifacts", &s_artifacts, OPT, "[]" },
 	{ "resolved_instructions", &s_instructions, OPT, "[]" },
@@ -383,30 +338,30 @@ const struct shape doc_replay = { .kind = SK_OBJECT, .fields = replay_fields };
 /* ---- evaluation ---- */
 
 static const struct field assertion_fields[] = {
-	{ "value", &s_bool, 0, NULL },
-	{ "reason", &s_str_null, OPT, NULL },
+	{ "value", &part_bool, 0, NULL },
+	{ "reason", &part_str_null, OPT, NULL },
 	END
 };
 static const struct shape s_assertion = { .kind = SK_OBJECT, .fields = assertion_fields };
 static const struct field score_fields[] = {
-	{ "value", &s_num, 0, NULL },
-	{ "reason", &s_str_null, OPT, NULL },
+	{ "value", &part_num, 0, NULL },
+	{ "reason", &part_str_null, OPT, NULL },
 	END
 };
 static const struct shape s_score = { .kind = SK_OBJECT, .fields = score_fields };
 static const struct field label_fields[] = {
-	{ "value", &s_str, 0, NULL },
-	{ "reason", &s_str_null, OPT, NULL },
+	{ "value", &part_str, 0, NULL },
+	{ "reason", &part_str_null, OPT, NULL },
 	END
 };
 static const struct shape s_label = { .kind = SK_OBJECT, .fields = label_fields };
 static const struct shape s_assertions = { .kind = SK_MAP, .items = &s_assertion };
 static const struct shape s_scores = { .kind = SK_MAP, .items = &s_score };
 static const struct shape s_labels = { .kind = SK_MAP, .items = &s_label };
-static const struct shape s_metrics = { .kind = SK_MAP, .items = &s_num };
+static const struct shape s_metrics = { .kind = SK_MAP, .items = &part_num };
 static const struct shape s_attributes = { .kind = SK_MAP, .items = &s_any };
 static const struct field case_fields[] = {
-	{ "name", &s_str, 0, NULL },
+	{ "name", &part_str, 0, NULL },
 	{ "assertions", &s_assertions, OPT, "{}" },
 	{ "scores", &s_scores, OPT, "{}" },
 	{ "labels", &s_labels, OPT, "{}" },
@@ -421,7 +376,7 @@ static const struct shape s_evaluation_schema =
 	{ .kind = SK_STRING, .check_text = rule_evaluation_schema };
 static const struct field evaluation_fields[] = {
 	{ "schema", &s_evaluation_schema, 0, NULL },
-	{ "experiment", &s_str, 0, NULL },
+	{ "experiment", &part_str, 0, NULL },
 	{ "cases", &s_cases, 0, NULL },
 	END
 };
@@ -431,16 +386,16 @@ const struct shape doc_evaluation = { .kind = SK_OBJECT, .fields = evaluation_fi
 
 static const struct shape s_any_null = { .kind = SK_ANY, .flags = SHAPE_NULLABLE };
 static const struct field agent_fields[] = {
-	{ "command", &s_str_null, 0, NULL },
+	{ "command", &part_str_null, 0, NULL },
 	{ "info", &s_any_null, 0, NULL },
 	END
 };
 static const struct shape s_agent = { .kind = SK_OBJECT, .fields = agent_fields };
 static const struct field probe_call_fields[] = {
-	{ "id", &s_str, 0, NULL },
-	{ "query", &s_str, 0, NULL },
+	{ "id", &part_str, 0, NULL },
+	{ "query", &part_str, 0, NULL },
 	{ "response", &s_any_null, 0, NULL },
-	{ "error", &s_str_null, 0, NULL },
+	{ "error", &part_str_null, 0, NULL },
 	/* the response's content is blanked when it matched */
 	{ "forbidden_context_matched", &s_bool_null, OPT, NULL },
 	END
@@ -448,11 +403,11 @@ static const struct field probe_call_fields[] = {
 static const struct shape s_probe_call = { .kind = SK_OBJECT, .fields = probe_call_fields };
 static const struct shape s_probe_calls = { .kind = SK_ARRAY, .items = &s_probe_call };
 static const struct field server_fields[] = {
-	{ "server_url", &s_str, 0, NULL },
+	{ "server_url", &part_str, 0, NULL },
 	/* the Server's own word for its release (GET /openapi.json info.version) */
-	{ "server_version", &s_str_null, OPT, "null" },
+	{ "server_version", &part_str_null, OPT, "null" },
 	/* what its data lives in, as pipelines/pc-server started it */
-	{ "database", &s_str_null, OPT, "null" },
+	{ "database", &part_str_null, OPT, "null" },
 	{ "readiness", &s_any_null, 0, NULL },
 	{ "memory_before", &s_any_null, 0, NULL },
 	{ "memory_after", &s_any_null, 0, NULL },
@@ -464,231 +419,47 @@ static const struct shape s_server = { .kind = SK_OBJECT, .fields = server_field
  * the merged task it owns, and its own task's checksum */
 static const struct field batch_member_fields[] = {
 	{ "name", &s_id, 0, NULL },
-	{ "steps", &s_strings, 0, NULL },
-	{ "source_task_checksum", &s_str, 0, NULL },
+	{ "steps", &part_strings, 0, NULL },
+	{ "source_task_checksum", &part_str, 0, NULL },
 	END
 };
 static const struct shape s_batch_member = {
 	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = batch_member_fields
 };
-/* ---- paired arm observation (1.4.1's PairedArmObservation) ---- */
-
-static const struct shape s_seconds =
-	{ .kind = SK_NUMBER, .flags = SHAPE_NULLABLE | SHAPE_MIN, .min = 0 };
-static const struct shape s_count_null =
-	{ .kind = SK_INT, .flags = SHAPE_NULLABLE | SHAPE_MIN, .min = 0 };
-static const struct field step_observation_fields[] = {
-	{ "name", &s_str, 0, NULL },
-	{ "seconds", &s_seconds, OPT, NULL },
-	{ "input_tokens", &s_count_null, OPT, NULL },
-	{ "cache_tokens", &s_count_null, OPT, NULL },
-	{ "output_tokens", &s_count_null, OPT, NULL },
-	{ "cost_usd", &s_seconds, OPT, NULL },
-	END
-};
-static const struct shape s_step_observation =
-	{ .kind = SK_OBJECT, .fields = step_observation_fields };
-static const struct shape s_step_observations =
-	{ .kind = SK_ARRAY, .items = &s_step_observation };
-static const struct field session_snapshot_fields[] = {
-	{ "session", &s_count, 0, NULL },
-	{ "flush_rounds", &s_count, 0, NULL },
-	{ "sources", &s_count, 0, NULL },
-	{ "memory_pending", &s_count, 0, NULL },
-	{ "memory_entries", &s_count, 0, NULL },
-	{ "preparations", &s_count, 0, NULL },
-	{ "ready_preparations", &s_count, 0, NULL },
-	{ "generation_requests", &s_count, OPT, "0" },
-	{ "generation_input_tokens", &s_count_null, OPT, NULL },
-	{ "generation_output_tokens", &s_count_null, OPT, NULL },
-	{ "embedding_requests", &s_count, OPT, "0" },
-	{ "embedding_input_tokens", &s_count_null, OPT, NULL },
-	{ "recalled_tokens", &s_count, OPT, "0" },
-	END
-};
-static const struct shape s_session_snapshot =
-	{ .kind = SK_OBJECT, .fields = session_snapshot_fields };
-static const struct shape s_session_snapshots =
-	{ .kind = SK_ARRAY, .items = &s_session_snapshot };
-static const struct field outside_scope_fields[] = {
-	{ "occurred_at", &s_time, 0, NULL },
-	{ "request_id", &s_str_null, OPT, NULL },
-	{ "transport", &s_str, 0, NULL },
-	{ "operation", &s_str, 0, NULL },
-	{ "action", &s_str, 0, NULL },
-	{ "scope_id", &s_str_null, 0, NULL },
-	{ "allowed", &s_bool, 0, NULL },
-	{ "request_rejected", &s_bool, 0, NULL },
-	END
-};
-static const struct shape s_outside_scope = { .kind = SK_OBJECT, .fields = outside_scope_fields };
-static const struct shape s_outside_scopes = { .kind = SK_ARRAY, .items = &s_outside_scope };
-static const struct shape s_paired_arm_schema =
-	{ .kind = SK_STRING, .check_text = rule_paired_arm_schema };
-static const struct shape s_trial = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 1 };
-static const struct shape s_arm = { .kind = SK_STRING, .check_text = rule_arm };
-static const struct shape s_position =
-	{ .kind = SK_INT, .flags = SHAPE_MIN | SHAPE_MAX, .min = 1, .max = 2 };
-static const struct shape s_arm_outcome = { .kind = SK_STRING, .check_text = rule_arm_outcome };
-static const struct field paired_arm_fields[] = {
-	{ "schema", &s_paired_arm_schema, 0, NULL },
-	{ "run_id", &s_str, 0, NULL },
-	{ "task_id", &s_str, 0, NULL },
-	{ "trial", &s_trial, 0, NULL },
-	{ "arm", &s_arm, 0, NULL },
-	{ "position", &s_position, 0, NULL },
-	{ "environment", &s_environment, 0, NULL },
-	{ "scope_id", &s_str_null, OPT, NULL },
-	{ "harbor", &s_harbor, 0, NULL },
-	{ "step_rewards", &s_rewards, OPT, "{}" },
-	{ "steps", &s_step_observations, OPT, "[]" },
-	{ "outcome", &s_arm_outcome, 0, NULL },
-	{ "errors", &s_strings, OPT, "[]" },
-	{ "sessions", &s_session_snapshots, OPT, "[]" },
-	{ "treatment_failures", &s_strings, OPT, "[]" },
-	{ "outside_scope", &s_outside_scopes, OPT, "[]" },
-	END
-};
-const struct shape doc_paired_arm = { .kind = SK_OBJECT, .fields = paired_arm_fields };
-/* ---- run record ---- */
-
-/* a paired arm's run: which arm, the session and step that score it, and
- * what the Server saw (pc-normalize makes the arm's observation of it) */
-static const struct field arm_run_fields[] = {
-	{ "trial", &s_trial, 0, NULL },
-	{ "arm", &s_arm, 0, NULL },
-	{ "position", &s_position, 0, NULL },
-	{ "scored_session", &s_count, 0, NULL },
-	{ "scored_step", &s_str_null, 0, NULL },
-	{ "sessions", &s_session_snapshots, 0, NULL },
-	{ "settle_failures", &s_strings, 0, NULL },
-	{ "outside_scope", &s_outside_scopes, 0, NULL },
-	END
-};
-static const struct shape s_arm_run = {
-	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = arm_run_fields
-};
+static const struct shape s_policy = { .kind = SK_STRING, .check_text = rule_policy };
 static const struct shape s_run_schema = { .kind = SK_STRING, .check_text = rule_run_schema };
 static const struct shape s_runner = { .kind = SK_STRING, .check_text = rule_runner };
 static const struct field run_fields[] = {
 	{ "schema", &s_run_schema, 0, NULL },
-	{ "run_id", &s_str, 0, NULL },
+	{ "run_id", &part_str, 0, NULL },
 	/* null: a paired OFF arm, which has no Scope */
-	{ "scope_id", &s_str_null, 0, NULL },
+	{ "scope_id", &part_str_null, 0, NULL },
 	{ "runner", &s_runner, 0, NULL },
 	{ "workload", &doc_manifest, 0, NULL },
 	{ "manifest", &s_manifest_ref, 0, NULL },
 	{ "task", &s_task_ref, 0, NULL },
-	{ "job_dir", &s_str_null, 0, NULL },
-	{ "trial_dir", &s_str_null, 0, NULL },
+	{ "job_dir", &part_str_null, 0, NULL },
+	{ "trial_dir", &part_str_null, 0, NULL },
 	{ "batch", &s_batch_member, OPT, NULL },
-	{ "arm", &s_arm_run, OPT, NULL },
-	{ "environment", &s_environment, 0, NULL },
+	{ "arm", &paired_arm_run, OPT, NULL },
+	{ "environment", &part_environment, 0, NULL },
 	{ "agent", &s_agent, 0, NULL },
 	{ "failure_policy", &s_policy, OPT, "\"collect-all\"" },
 	{ "status", &s_status, 0, NULL },
-	{ "errors", &s_strings, 0, NULL },
+	{ "errors", &part_strings, 0, NULL },
 	{ "powercontext", &s_server, 0, NULL },
 	END
 };
 const struct shape doc_run = { .kind = SK_OBJECT, .fields = run_fields };
-/* ---- paired report (1.4.1's PairedReport) ---- */
-
-static const struct field interval_fields[] = {
-	{ "low", &s_num, 0, NULL },
-	{ "high", &s_num, 0, NULL },
-	END
-};
-static const struct shape s_interval =
-	{ .kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = interval_fields };
-static const struct shape s_runs = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 1 };
-static const struct shape s_num_null = { .kind = SK_NUMBER, .flags = SHAPE_NULLABLE };
-static const struct field metric_fields[] = {
-	{ "runs", &s_runs, 0, NULL },
-	{ "mean", &s_num, 0, NULL },
-	{ "min", &s_num, 0, NULL },
-	{ "max", &s_num, 0, NULL },
-	END
-};
-static const struct shape s_metric =
-	{ .kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = metric_fields };
-static const struct field step_summary_fields[] = {
-	{ "runs", &s_runs, 0, NULL },
-	{ "seconds", &s_metric, OPT, NULL },
-	{ "input_tokens", &s_metric, OPT, NULL },
-	{ "cache_tokens", &s_metric, OPT, NULL },
-	{ "output_tokens", &s_metric, OPT, NULL },
-	{ "cost_usd", &s_metric, OPT, NULL },
-	END
-};
-static const struct shape s_step_summary = { .kind = SK_OBJECT, .fields = step_summary_fields };
-static const struct shape s_step_summaries = { .kind = SK_MAP, .items = &s_step_summary };
-static const struct field server_usage_fields[] = {
-	{ "runs", &s_runs, 0, NULL },
-	{ "generation_requests", &s_num, 0, NULL },
-	{ "generation_input_tokens", &s_metric, OPT, NULL },
-	{ "generation_output_tokens", &s_metric, OPT, NULL },
-	{ "embedding_requests", &s_num, 0, NULL },
-	{ "embedding_input_tokens", &s_metric, OPT, NULL },
-	{ "recalled_tokens", &s_num, 0, NULL },
-	END
-};
-static const struct shape s_server_usage =
-	{ .kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = server_usage_fields };
-static const struct field arm_summary_fields[] = {
-	{ "scored", &s_count, 0, NULL },
-	{ "passed", &s_count, 0, NULL },
-	{ "timeouts", &s_count, 0, NULL },
-	{ "errors", &s_count, 0, NULL },
-	{ "integration_failures", &s_count, 0, NULL },
-	{ "cross_scope_accesses", &s_count, OPT, "0" },
-	{ "success_rate", &s_num_null, OPT, NULL },
-	{ "success_rate_interval", &s_interval, OPT, NULL },
-	{ "steps", &s_step_summaries, OPT, "{}" },
-	{ "server", &s_server_usage, OPT, NULL },
-	END
-};
-static const struct shape s_arm_summary = { .kind = SK_OBJECT, .fields = arm_summary_fields };
-#define PAIRED_SUMMARY_FIELDS \
-	{ "off", &s_arm_summary, 0, NULL }, \
-	{ "on", &s_arm_summary, 0, NULL }, \
-	{ "pairs", &s_count, 0, NULL }, \
-	{ "mean_delta", &s_num_null, OPT, NULL }, \
-	{ "delta_interval", &s_interval, OPT, NULL }, \
-	{ "on_better", &s_count, OPT, "0" }, \
-	{ "off_better", &s_count, OPT, "0" }, \
-	{ "tied", &s_count, OPT, "0" }
-static const struct field paired_summary_fields[] = { PAIRED_SUMMARY_FIELDS, END };
-static const struct shape s_paired_summary =
-	{ .kind = SK_OBJECT, .fields = paired_summary_fields };
-static const struct field paired_task_fields[] = {
-	PAIRED_SUMMARY_FIELDS,
-	{ "task_id", &s_str, 0, NULL },
-	END
-};
-static const struct shape s_paired_task = { .kind = SK_OBJECT, .fields = paired_task_fields };
-static const struct shape s_paired_tasks =
-	{ .kind = SK_ARRAY, .items = &s_paired_task, .flags = SHAPE_MIN, .min = 1 };
-static const struct field paired_agent_fields[] = {
-	{ "host", &s_str, 0, NULL },
-	{ "version", &s_str, 0, NULL },
-	{ "model", &s_str_null, OPT, NULL },
-	{ "settings", &s_settings, OPT, "{}" },
-	END
-};
-static const struct shape s_paired_agent = { .kind = SK_OBJECT, .fields = paired_agent_fields };
-static const struct shape s_paired_report_schema =
-	{ .kind = SK_STRING, .check_text = rule_paired_report_schema };
-static const struct field paired_report_fields[] = {
-	{ "schema", &s_paired_report_schema, 0, NULL },
-	{ "experiment", &s_str, 0, NULL },
-	{ "agent", &s_paired_agent, 0, NULL },
-	{ "trials", &s_trial, 0, NULL },
-	{ "tasks", &s_paired_tasks, 0, NULL },
-	{ "total", &s_paired_summary, 0, NULL },
-	END
-};
-const struct shape doc_paired_report = { .kind = SK_OBJECT, .fields = paired_report_fields };
 /* clang-format on */
 
 const struct shape *const doc_capture = &s_capture;
+
+enum evaluation_kind docs_evaluation_kind(jv evaluation)
+{
+	if (shape_jv_reader.is_set(&evaluation, "expected_execution"))
+		return EVALUATION_OUTCOME;
+	if (shape_jv_reader.is_set(&evaluation, "probes"))
+		return EVALUATION_MEMORY;
+	return EVALUATION_PAIRED;
+}

@@ -1,4 +1,5 @@
-/* docs: the document types of docs/DESIGN.md §2 as shapes.
+/* docs: the document types of docs/DESIGN.md §2 as shapes (the paired
+ * OFF/ON comparison's, §11.1, are docs_paired.h's).
  *
  * Each filter validates what it reads against one of these before using it,
  * and writes its own documents in the same canonical field order.
@@ -6,36 +7,13 @@
 #ifndef PC_DOCS_H
 #define PC_DOCS_H
 
+/* A document's shape and its schema's name go together (a filter checks
+ * what it reads against both), so its names come with it. */
+#include "docs_names.h"
 #include "shape.h"
-
-#define SCHEMA_TASK          "powercontext.e2e-task/v1"
-#define SCHEMA_SELECTION     "powercontext.e2e-selection/v1"
-#define SCHEMA_RUN           "powercontext.e2e-run/v1"
-#define SCHEMA_EVIDENCE      "powercontext.e2e-evidence/v1"
-#define SCHEMA_EVALUATION    "powercontext.e2e-evaluation/v1"
-#define SCHEMA_CAPTURE       "powercontext.bub-capture-event/v1"
-#define SCHEMA_PAIRED_ARM    "powercontext.e2e-paired-arm/v3"
-#define SCHEMA_PAIRED_REPORT "powercontext.e2e-paired-report/v4"
-
-/* pc-e2e's own case attribute: each assertion's EXPECTED and ACTUAL and the
- * evidence of one that does not hold (filters/evaluate/diagnosis.h), which
- * pc-report shows and never recomputes. */
-#define CASE_DIAGNOSIS "diagnosis"
-/* pc-e2e's own case attribute when rescoring against a catalog whose
- * manifest of the workload changed or is gone (filters/evaluate/freshness.h):
- * {"changed": [fields]} or {"removed": true}. */
-#define CASE_STALE "stale"
-/* pc-e2e's own case attributes for the report.md PowerContext 1.4.1 renders
- * from the replay beside the evaluation (pc-report's report_md.c): the
- * replay's status, and its Harbor rewards, name to the reward as Python's
- * str() prints it (an int 1 stays 1, a float 1.0), names sorted. */
-#define CASE_REPLAY_STATUS  "replay_status"
-#define CASE_HARBOR_REWARDS "harbor_rewards"
 
 extern const struct shape doc_manifest; /* manifest, defaults filled */
 extern const struct shape doc_selection;
-extern const struct shape doc_paired_report;
-extern const struct shape doc_paired_arm;
 extern const struct shape doc_run;
 extern const struct shape doc_replay;
 extern const struct shape *const doc_capture; /* one capture record */
@@ -50,12 +28,5 @@ enum evaluation_kind {
 	EVALUATION_PAIRED
 };
 enum evaluation_kind docs_evaluation_kind(jv evaluation);
-
-/* The group name of a "batch:<name>" category (a pointer into category), or
- * NULL for any other category. */
-const char *docs_batch_name(const char *category);
-
-/* An evaluation's score for Harbor's reward NAME is "harbor_reward_NAME". */
-#define DOCS_REWARD_SCORE_PREFIX "harbor_reward_"
 
 #endif

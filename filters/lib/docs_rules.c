@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "choice.h"
-#include "docs.h"
+#include "docs_names.h"
+#include "shape_strings.h"
 #include "text.h"
 
 static int const_is(const char *s, const char *want, char *why, size_t whylen)
@@ -83,13 +84,6 @@ int rule_artifact_token(const char *s, size_t n, char *why, size_t whylen)
 	return -1;
 }
 
-const char *docs_batch_name(const char *category)
-{
-	static const char prefix[] = "batch:";
-
-	return strncmp(category, prefix, sizeof prefix - 1) ? NULL : category + sizeof prefix - 1;
-}
-
 /* At most one "batch:<name>" category, its name an id: the workloads that
  * share it form one group for the failure policy. */
 int rule_batch_categories(struct rule_value v, char *why, size_t whylen)
@@ -148,10 +142,8 @@ int rule_dataset(struct rule_value v, char *why, size_t whylen)
 	if (!id)
 		id = "";
 	if (strchr(id, '/') || !strcmp(id, ".") || !strcmp(id, "..")) {
-		snprintf(
-			why, whylen,
-			"task_id must name a task of the dataset, not a path (no \"/\", not \".\" "
-			"or \"..\")");
+		snprintf(why, whylen,
+			 "task_id must name a task of the dataset, not a path (no \"/\", not \".\" or \"..\")");
 		return -1;
 	}
 	if (has_path && v.read->is_set(v.v, "version")) {
@@ -172,8 +164,7 @@ int rule_forbidden_outside_expected(struct rule_value probe, char *why, size_t w
 		for (size_t j = 0; (x = probe.read->item(probe.v, "expected_context", j, &xn)); j++)
 			if (text_contains_folded(TEXT_FOLD_NFC, x, xn, f, fn)) {
 				snprintf(why, whylen,
-					 "forbidden_context[%d] \"%s\" is contained in "
-					 "expected_context[%d] \"%s\"",
+					 "forbidden_context[%d] \"%s\" is contained in expected_context[%d] \"%s\"",
 					 (int)i, f, (int)j, x);
 				return -1;
 			}
@@ -204,13 +195,4 @@ int rule_arm_outcome(const char *s, size_t n, char *why, size_t whylen)
 	static const char *const ok[] = { "passed", "failed", "timeout", "error",
 					  "integration_failed", "cross_scope_access", NULL };
 	return one_of(s, ok, why, whylen);
-}
-
-enum evaluation_kind docs_evaluation_kind(jv evaluation)
-{
-	if (shape_jv_reader.is_set(&evaluation, "expected_execution"))
-		return EVALUATION_OUTCOME;
-	if (shape_jv_reader.is_set(&evaluation, "probes"))
-		return EVALUATION_MEMORY;
-	return EVALUATION_PAIRED;
 }

@@ -1,9 +1,9 @@
-/* docs_rules: the checks behind docs.c's shapes that a shape's kind and
+/* docs_rules: the checks behind the document shapes that a shape's kind and
  * bounds cannot say (one-of lists, constant schemas, batch categories, the
  * dataset rule, unique probe ids, forbidden fragments outside expected ones).
  *
- * Private to docs.c, which names them in its tables; each has a shape
- * check's signature: 0, or -1 with the reason in why.
+ * Private to docs.c and docs_paired.c, which name them in their tables;
+ * each has a shape check's signature: 0, or -1 with the reason in why.
  */
 #ifndef PC_DOCS_RULES_H
 #define PC_DOCS_RULES_H

@@ -1,6 +1,6 @@
 /* outdir: where a workload's files live under --output (outdir.h). */
 #include "outdir.h"
-#include "docs.h"
+#include "docs_names.h"
 #include "json.h"
 #include "text.h"
 

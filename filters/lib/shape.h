@@ -105,9 +105,4 @@ struct alternative {
 /* Normalize v (borrowed) into *out (owned); -1 with *err filled. */
 int shape_normalize(const struct shape *s, jv v, jv *out, struct shape_error *err);
 
-/* Reusable rules. */
-int shape_check_id(const char *s, size_t n, char *why, size_t whylen); /* ^[a-z0-9][a-z0-9_-]*$ */
-int shape_check_hex64(const char *s, size_t n, char *why, size_t whylen);
-int shape_check_datetime(const char *s, size_t n, char *why, size_t whylen); /* RFC 3339 */
-
 #endif

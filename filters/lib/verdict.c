@@ -1,6 +1,6 @@
 #include "verdict.h"
 
-#include "docs.h"
+#include "docs_names.h"
 #include "json.h"
 #include "stage.h"
 

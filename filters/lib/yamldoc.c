@@ -202,11 +202,9 @@ static int take_merge(struct loader *l, jv value, jv *merged, yaml_mark_t at)
 
 	jv_array_foreach(sources, i, src) {
 		if (jv_get_kind(src) != JV_KIND_OBJECT)
-			rc = pc_fail(
-				l->e,
-				"%s:%zu:%zu: a merge key (<<) needs a mapping or a list of "
-				"mappings",
-				l->file, at.line + 1, at.column + 1);
+			rc = pc_fail(l->e,
+				     "%s:%zu:%zu: a merge key (<<) needs a mapping or a list of mappings",
+				     l->file, at.line + 1, at.column + 1);
 		else
 			jv_object_foreach(src, k, v) {
 				jv seen = jv_object_get(jv_copy(*merged), jv_copy(k));

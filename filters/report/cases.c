@@ -10,6 +10,7 @@
 #include "json.h"
 #include "outdir.h"
 #include "shape.h"
+#include "shape_strings.h"
 #include "stage.h"
 
 /* What the text summary's totals count, taken as each case is read. */

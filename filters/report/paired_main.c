@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docs.h"
+#include "docs_paired.h"
 #include "io.h"
 #include "json.h"
 #include "page_facts.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "catalog.h"
-#include "docs.h"
+#include "docs_names.h"
 #include "hash.h"
 #include "io.h"
 #include "json.h"
@@ -107,19 +107,16 @@ static int selection(const struct workload *w, const char *root, jv *out,
 		if (!realpath(dir, real))
 			rc = missing_task(w, dir, root, e);
 		else if (!inside(real, root))
-			rc = pc_fail(
-				e,
-				"%s: dataset task %s resolves to %s, "
-				"outside the repository %s (a symbolic link?)",
-				w->path, rel, real, root);
+			rc = pc_fail(e,
+				     "%s: dataset task %s resolves to %s, outside the repository %s (a symbolic link?)",
+				     w->path, rel, real, root);
 		else if (harbor_task_checksum(real, hex, e) != 0)
 			rc = pc_wrap(e, "%s: ", w->path);
 		else if (strcmp(hex, pinned))
-			rc = pc_fail(
-				e,
-				"%s:%d:%d: dataset.checksum: task %s changed: "
-				"the manifest pins %s, the task directory hashes to %s",
-				w->path, w->checksum_line, w->checksum_column, rel, pinned, hex);
+			rc = pc_fail(e,
+				     "%s:%d:%d: dataset.checksum: task %s changed: the manifest pins %s, the task directory hashes to %s",
+				     w->path, w->checksum_line, w->checksum_column, rel, pinned,
+				     hex);
 		task = JV_OBJECT(jv_string("kind"), jv_string("local"),
 				 jv_string("dir"), jv_string(real),
 				 jv_string("checksum"), jv_string(hex));

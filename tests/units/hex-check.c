@@ -1,4 +1,4 @@
-/* hex-check: shape.c's shape_check_hex64, which reads 8 bytes at a time,
+/* hex-check: shape_strings.c's shape_check_hex64, which reads 8 bytes at a time,
  * against the rule written byte by byte (64 characters, each 0-9 or a-f).
  *
  * Checks COUNT strings (seeded): a third random hex, a third hex with one
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shape.h"
+#include "shape_strings.h"
 
 static const char hex[] = "0123456789abcdef";
 
