@@ -209,7 +209,9 @@ deps:
 
 # Every shell script git knows of (tracked, or new and not ignored), found by
 # its #! line or a .sh/.bash name; bats files are left to bats.  Fails on any
-# shellcheck finding and on any line clang-format would change.
+# shellcheck finding, on any line clang-format would change, on a line over
+# LINE_MAX that does not start with a string literal, and on a message split
+# across string literals (tests/bin/split-messages).
 lint:
 	@files=$$(git ls-files --cached --others --exclude-standard | while IFS= read -r f; do \
 		[ -f "$$f" ] || continue; \
@@ -229,6 +231,7 @@ lint:
 			printf "%s:%d: %d columns, over the %d of .clang-format'"'"'s note\n", f, NR, length, max; bad = 1 } \
 			END { exit bad }' || rc=1; \
 	done; \
+	tests/bin/split-messages $(LINT_C) || rc=1; \
 	exit $$rc
 
 # Built with BUILD=build/fuzz by the fuzz target below.

@@ -62,7 +62,7 @@ static const char usage[] =
 	"--paired, 2 when an arm errored or an ON arm failed integration or reached\n"
 	"another Scope.\n";
 
-struct options {
+struct evaluate_options {
 	const char *prefix;
 	const char *policy;
 	const char *output;
@@ -73,7 +73,7 @@ struct options {
 
 /* What the pass over stdin works with; main owns it. */
 struct evaluation_pass {
-	const struct options *o;
+	const struct evaluate_options *o;
 	const struct redactor *red;  /* borrowed from main */
 	jv current;                  /* owned: --catalog's manifests by id, or null */
 	struct aggregate batches;    /* with --output */
@@ -81,7 +81,7 @@ struct evaluation_pass {
 	struct sha256_hasher hasher; /* owned: the manifest digests' */
 };
 
-static int parse_args(int argc, char **argv, struct options *o)
+static int parse_args(int argc, char **argv, struct evaluate_options *o)
 {
 	static const struct option longs[] = {
 		{ "experiment-prefix", required_argument, NULL, 'p' },
@@ -154,7 +154,7 @@ static int emit(struct evaluation_pass *pass, struct pc_err *e)
  * to its merged batch's, as documents every filter delivers. */
 static int deliver(struct evaluation_pass *pass, const struct facts *f, struct pc_err *e)
 {
-	const struct options *o = pass->o;
+	const struct evaluate_options *o = pass->o;
 
 	if (!o->output)
 		return emit(pass, e);
@@ -174,7 +174,7 @@ static int deliver(struct evaluation_pass *pass, const struct facts *f, struct p
 static int evaluate_one(struct evaluation_pass *pass, const struct replays *replays,
 			struct view replay, int *code, struct pc_err *e)
 {
-	const struct options *o = pass->o;
+	const struct evaluate_options *o = pass->o;
 	struct view_text text = replays_text(replays);
 	struct facts f;
 
@@ -226,7 +226,7 @@ static int evaluate_all(struct evaluation_pass *pass)
 }
 
 /* --paired: every observation on stdin, then their one report. */
-static int summarize_paired(const struct options *o, const struct redactor *red)
+static int summarize_paired(const struct evaluate_options *o, const struct redactor *red)
 {
 	struct stage_input in;
 	struct pc_err e;
@@ -255,7 +255,7 @@ static int summarize_paired(const struct options *o, const struct redactor *red)
 
 int main(int argc, char **argv)
 {
-	struct options o;
+	struct evaluate_options o;
 	struct redactor red;
 	struct evaluation_pass pass = { .o = &o, .current = jv_null() };
 	struct pc_err e;

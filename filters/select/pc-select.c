@@ -28,12 +28,12 @@ static const char usage[] =
 	"  --category NAME   select every workload in this category (repeatable)\n"
 	"With no --id and no --category, the acceptance category is selected.\n";
 
-struct options {
+struct select_options {
 	const char *manifests, *root;
 	jv ids, categories;
 };
 
-static int parse_args(int argc, char **argv, struct options *o)
+static int parse_args(int argc, char **argv, struct select_options *o)
 {
 	static const struct option longs[] = {
 		{ "manifests", required_argument, NULL, 'm' },
@@ -135,7 +135,7 @@ static int selection(const struct workload *w, const char *root, jv *out,
 	return rc;
 }
 
-static int run(const struct options *o, const struct redactor *red)
+static int select_workloads(const struct select_options *o, const struct redactor *red)
 {
 	struct catalog cat;
 	struct pc_err e;
@@ -178,7 +178,7 @@ static int run(const struct options *o, const struct redactor *red)
 
 int main(int argc, char **argv)
 {
-	struct options o = { "manifests", ".", jv_array(), jv_array() };
+	struct select_options o = { "manifests", ".", jv_array(), jv_array() };
 	struct redactor red;
 	int rc = parse_args(argc, argv, &o);
 
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
 		rc = stage_option_exit(rc);
 	else if ((rc = stage_open_streams("pc-select", 0)) == 0) {
 		redactor_init(&red, environ);
-		rc = run(&o, &red);
+		rc = select_workloads(&o, &red);
 		redactor_free(&red);
 	}
 	jv_free(o.ids);

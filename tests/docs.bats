@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# The docs that describe the code, held against it (tests/bin/check-docs):
+# docs/DESIGN.md §7's module tables against the files of each filter folder,
+# HACKING.md's and §4's exit codes against filters/lib/stage.h; the house's
+# size limits; and make lint's check that a message is one string literal.
+
+load test_helper
+
+setup() {
+	pc_setup
+}
+
+# a copy of what check-docs reads, for a test to break
+docs_copy() {
+	mkdir -p "$T/root/docs"
+	cp -r "$REPO/filters" "$T/root/"
+	cp "$REPO/docs/DESIGN.md" "$T/root/docs/"
+	cp "$REPO/HACKING.md" "$T/root/"
+}
+
+@test "DESIGN §7 names every module of every filter folder, and nothing else; HACKING and §4 give stage.h's exit codes" {
+	run "$REPO/tests/bin/check-docs"
+	[[ $status -eq 0 ]] || fail "check-docs found differences:"$'\n'"$output"
+}
+
+@test "a module missing from DESIGN §7, or a row naming a file that is gone, is named" {
+	docs_copy
+	printf '/* newmod: a module no table names */\n' >"$T/root/filters/report/newmod.h"
+	rm "$T/root/filters/run-bub/hosts.c" "$T/root/filters/run-bub/hosts.h"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	[[ $output == *"filters/report/newmod is in no row of the \`filters/report/\` table"* ]] || fail "$output"
+	[[ $output == *"§7 names \`hosts\`, but filters/run-bub/ has no hosts.c or hosts.h"* ]] || fail "$output"
+}
+
+@test "HACKING's or DESIGN §4's exit codes differing from stage.h are named" {
+	docs_copy
+	sed -i 's/3 inconclusive, 4$/3 inconclusive,/' "$T/root/HACKING.md"
+	sed -i 's/in the order 1, 2, 4, 3, 0/in the order 1, 2, 3, 4, 0/' "$T/root/docs/DESIGN.md"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	[[ $output == *"HACKING.md: exit codes [0, 1, 2, 3, 64] differ from filters/lib/stage.h's [0, 1, 2, 3, 4, 64]"* ]] || fail "$output"
+	[[ $output == *"docs/DESIGN.md §4: the worst-first order [1, 2, 3, 4, 0] differs from filters/lib/stage.h's [1, 2, 4, 3, 0]"* ]] || fail "$output"
+	docs_copy
+	sed -i 's/EXIT_USAGE = 64,/EXIT_USAGE = 64,\n\tEXIT_LATE = 5,/' "$T/root/filters/lib/stage.h"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	[[ $output == *"HACKING.md: exit codes [0, 1, 2, 3, 4, 64] differ from filters/lib/stage.h's [0, 1, 2, 3, 4, 5, 64]"* ]] || fail "$output"
+}
+
+@test "every filter's main is at most 300 lines and no C file in filters/ passes 500" {
+	local f n over=
+	for f in "$REPO"/filters/*/*.[ch]; do
+		n=$(wc -l <"$f")
+		case $f in */pc-*.c) ((n <= 300)) || over+=" ${f#"$REPO"/} ($n lines, a main)" ;; esac
+		((n <= 500)) || over+=" ${f#"$REPO"/} ($n lines)"
+	done
+	[[ -z $over ]] || fail "over the limit:$over"
+}
+
+@test "make lint's message check names a message split across string literals, and lets a help text's lines stand apart" {
+	printf 'int f(void)\n{\n\tputs("usage: x\\n"\n\t     "  -h  help\\n");\n\treturn fail("cannot read "\n\t\t    "the file");\n}\n' >"$T/split.c"
+	run "$REPO/tests/bin/split-messages" "$T/split.c"
+	assert_equal "$status" 1
+	assert_equal "$output" "$T/split.c:5: a message split across string literals: \"cannot read \""
+}
