@@ -173,6 +173,19 @@ $(diff <(jq -S . "$T/first.jsonl") <(jq -S . "$T/second.jsonl"))"
 	cmp "$T/first.jsonl" "$T/third.jsonl" || fail "normalizing from another directory differs"
 }
 
+@test "a Memory listing whose entry is no object, or lacks fields, still normalizes to JSON: the missing fields are null" {
+	exec_select "$ID"
+	run_completed "$T/selection.jsonl"
+	jq -c '.powercontext.memory_after.entries = ["not an entry", {"text": "only its text"}]' \
+		"$T/records.jsonl" >"$T/odd.jsonl"
+	run --separate-stderr pc-normalize <"$T/odd.jsonl"
+	assert_exit 0
+	# pc-normalize once wrote "version":<invalid> here, which no JSON reader takes
+	jq -e . <<<"$output" >/dev/null || fail "not JSON: $output"
+	assert_equal "$(jq -c '[.memory_after.entries[] | [.text, .version, .kind]]' <<<"$output")" \
+		'[[null,null,null],["only its text",null,null]]'
+}
+
 @test "a relative --output still records absolute job and trial directories" {
 	exec_select "$ID"
 	mkdir -p "$T/work"

@@ -10,8 +10,8 @@ static jv source_refs(jv refs, const char *name_key)
 
 	if (jv_get_kind(refs) == JV_KIND_ARRAY)
 		jv_array_foreach(refs, i, ref) {
-			jv named = JV_OBJECT(jv_string("name"), json_get(ref, name_key),
-					     jv_string("source_id"), json_get(ref, "source_id"));
+			jv named = JV_OBJECT(jv_string("name"), json_at(ref, name_key),
+					     jv_string("source_id"), json_at(ref, "source_id"));
 			out = jv_array_append(out, named);
 			jv_free(ref);
 		}
@@ -21,14 +21,14 @@ static jv source_refs(jv refs, const char *name_key)
 /* A Memory entry (legacy, before 1.3.0) as the replay keeps it. */
 static jv legacy_entry(jv entry)
 {
-	jv refs = json_get(entry, "source_refs");
+	jv refs = json_at(entry, "source_refs");
 	jv out = JV_OBJECT(
 		jv_string("entry_id"), json_at(entry, "citation.entry_id"),
 		jv_string("entry_version_id"), json_at(entry, "citation.entry_version_id"),
-		jv_string("version"), json_get(entry, "version"),
-		jv_string("kind"), json_get(entry, "kind"),
-		jv_string("text"), json_get(entry, "text"),
-		jv_string("state"), json_get(entry, "state"),
+		jv_string("version"), json_at(entry, "version"),
+		jv_string("kind"), json_at(entry, "kind"),
+		jv_string("text"), json_at(entry, "text"),
+		jv_string("state"), json_at(entry, "state"),
 		jv_string("source_refs"), source_refs(refs, "name"));
 	jv_free(refs);
 	jv_free(entry);
@@ -39,25 +39,25 @@ static jv legacy_entry(jv entry)
  * pc-run-bub read for it. */
 static jv atomic_entry(jv entry)
 {
-	jv revision = json_get(entry, "revision");
-	jv sources = json_get(revision, "sources"), artifacts = json_get(revision, "artifacts");
+	jv revision = json_at(entry, "revision");
+	jv sources = json_at(revision, "sources"), artifacts = json_at(revision, "artifacts");
 	jv refs = jv_array();
 
 	if (jv_get_kind(artifacts) == JV_KIND_ARRAY)
 		jv_array_foreach(artifacts, i, a) {
-			jv ref = JV_OBJECT(jv_string("family"), json_get(a, "family"),
-					   jv_string("artifact_id"), json_get(a, "artifact_id"),
-					   jv_string("revision"), json_get(a, "revision"));
+			jv ref = JV_OBJECT(jv_string("family"), json_at(a, "family"),
+					   jv_string("artifact_id"), json_at(a, "artifact_id"),
+					   jv_string("revision"), json_at(a, "revision"));
 			refs = jv_array_append(refs, ref);
 			jv_free(a);
 		}
 	jv out = JV_OBJECT(
-		jv_string("artifact"), json_get(entry, "artifact"),
-		jv_string("kind"), json_get(entry, "kind"),
-		jv_string("text"), json_get(entry, "text"),
-		jv_string("state"), json_get(entry, "state"),
-		jv_string("state_version"), json_get(entry, "state_version"),
-		jv_string("merged_into_id"), json_get(entry, "merged_into_id"),
+		jv_string("artifact"), json_at(entry, "artifact"),
+		jv_string("kind"), json_at(entry, "kind"),
+		jv_string("text"), json_at(entry, "text"),
+		jv_string("state"), json_at(entry, "state"),
+		jv_string("state_version"), json_at(entry, "state_version"),
+		jv_string("merged_into_id"), json_at(entry, "merged_into_id"),
 		jv_string("sources"), source_refs(sources, "source_type"),
 		jv_string("artifacts"), refs);
 	jv_free(sources);
