@@ -138,8 +138,8 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 			o->registry = absolute_path(optarg);
 			break;
 		case 'j':
-			if (stage_count(&cli, "--jobs", "a whole number of workloads", optarg, 1, JOBS_MAX,
-					&o->jobs) != 0)
+			if (stage_count(&cli, "--jobs", "a whole number of workloads", optarg, 1,
+					JOBS_MAX, &o->jobs) != 0)
 				return STAGE_USAGE;
 			break;
 		default:

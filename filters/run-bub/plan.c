@@ -31,18 +31,19 @@ static jv unit_of_selections(jv selections, const int *unit_of, int n, int first
 int plan_print(const struct run_bub_options *o, jv selections, const struct redactor *red)
 {
 	int n = jv_array_length(jv_copy(selections)), *unit_of = batch_units(selections, n);
-	int first_trial = o->trial ? o->trial : 1, last_trial = o->trial ? o->trial : o->trials;
+	/* trial 0 stands for a run without trials */
+	int first = o->trial ? o->trial : o->trials ? 1
+						    : 0,
+	    last = o->trial ? o->trial : o->trials;
 	struct pc_err e;
 	int status = EXIT_OK;
 
-	for (int i = 0; i < n && status == EXIT_OK; i++) {
-		if (unit_of[i] != i)
-			continue;
-		for (int t = o->trials ? first_trial : 0; t <= (o->trials ? last_trial : 0); t++)
-			if (status == EXIT_OK &&
-			    stage_emit(red, unit_of_selections(selections, unit_of, n, i, t), &e) != 0)
+	for (int i = 0; i < n && status == EXIT_OK; i++)
+		for (int t = first; t <= last && unit_of[i] == i && status == EXIT_OK; t++) {
+			jv unit = unit_of_selections(selections, unit_of, n, i, t);
+			if (stage_emit(red, unit, &e) != 0)
 				status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-	}
+		}
 	free(unit_of);
 	return status;
 }
