@@ -50,10 +50,11 @@ static int paired_args(int paired, const char *trials, const char *trial, const 
 	if (!paired)
 		return 0;
 	o->trials = 2;
-	if (trials && stage_count(cli, "--trials", "a whole number of trials", trials, 1, STAGE_TRIALS_MAX,
-				  &o->trials) != 0)
+	if (trials && stage_count(cli, "--trials", "a whole number of trials", trials, 1,
+				  STAGE_TRIALS_MAX, &o->trials) != 0)
 		return -1;
-	if (trial && stage_count(cli, "--trial", "a trial number", trial, 1, o->trials, &o->trial) != 0)
+	if (trial &&
+	    stage_count(cli, "--trial", "a trial number", trial, 1, o->trials, &o->trial) != 0)
 		return -1;
 	if (host && !(o->host = host_named(host))) {
 		char *msg = choice_refusal("--host", host_name_at, NULL);
