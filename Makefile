@@ -179,7 +179,7 @@ rescore: all
 paired: deps
 	$(MAKE) all
 	$(PC_E2E) paired OUTPUT='$(OUTPUT)' CATALOG='$(CATALOG)' CATALOG_ROOT='$(CATALOG_ROOT)' \
-		RUNNER='$(RUNNER)' TRIALS='$(TRIALS)' HOST='$(HOST)' \
+		RUNNER='$(RUNNER)' TRIALS='$(TRIALS)' HOST='$(HOST)' JOBS='$(JOBS)' RESUME='$(RESUME)' \
 		$(if $(filter undefined,$(origin MODEL)),,MODEL='$(MODEL)') \
 		$(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
 

@@ -107,8 +107,9 @@ static int parse_args(int argc, char **argv, struct evaluate_options *o)
 			o->policy = optarg;
 		else if (c == 'P')
 			o->paired = 1;
-		else if (c == 'T' && stage_count(&cli, "--trials", "trials", optarg, 1,
-						 STAGE_TRIALS_MAX, &o->trials) != 0)
+		else if (c == 'T' &&
+			 stage_count(&cli, "--trials", "a whole number of trials", optarg, 1,
+				     STAGE_TRIALS_MAX, &o->trials) != 0)
 			return STAGE_USAGE;
 		else if (c == 'o')
 			o->output = optarg;

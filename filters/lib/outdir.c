@@ -1,5 +1,8 @@
 /* outdir: where a workload's files live under --output (outdir.h). */
 #include "outdir.h"
+
+#include <stdlib.h>
+
 #include "docs_names.h"
 #include "json.h"
 #include "text.h"
@@ -18,9 +21,17 @@ char *outdir_workload(const char *id, const char *batch)
 		     : text_fmt("%s", id);
 }
 
+char *outdir_trial(const char *id, int trial)
+{
+	return text_fmt("%s/trial-%d", id, trial);
+}
+
 char *outdir_arm(const char *id, int trial, const char *arm)
 {
-	return text_fmt("%s/trial-%d/%s", id, trial, arm);
+	char *dir = outdir_trial(id, trial), *path = text_fmt("%s/%s", dir, arm);
+
+	free(dir);
+	return path;
 }
 
 const char *outdir_batch_of(jv workload)

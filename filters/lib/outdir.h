@@ -31,6 +31,9 @@ char *outdir_batch(const char *batch);
  * "batch-<name>/tasks/<id>" for a member of that merged batch. */
 char *outdir_workload(const char *id, const char *batch);
 
+/* A paired trial's directory, relative (owned): "<id>/trial-<n>". */
+char *outdir_trial(const char *id, int trial);
+
 /* A paired arm's directory, relative (owned): "<id>/trial-<n>/<arm>". */
 char *outdir_arm(const char *id, int trial, const char *arm);
 

@@ -320,7 +320,7 @@ int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct 
 	return status;
 }
 
-int stage_count(const struct stage_cli *cli, const char *option, const char *unit,
+int stage_count(const struct stage_cli *cli, const char *option, const char *what,
 		const char *text, int lo, int hi, int *n)
 {
 	size_t digits = strspn(text, "0123456789");
@@ -330,7 +330,7 @@ int stage_count(const struct stage_cli *cli, const char *option, const char *uni
 		*n = (int)value;
 		return 0;
 	}
-	char *msg = text_fmt("%s must be a whole number of %s from %d to %d", option, unit, lo, hi);
+	char *msg = text_fmt("%s must be %s from %d to %d", option, what, lo, hi);
 	stage_usage_error(cli->prog, cli->usage, msg);
 	free(msg);
 	return STAGE_USAGE;

@@ -70,11 +70,11 @@ struct stage_cli {
 
 int stage_option(struct stage_cli *cli);
 
-/* An option's value as a whole number of unit from lo to hi, digits only
- * (strtol would also take a sign, spaces and 0x): 0 with *n set, or the
- * usage error "OPTION must be a whole number of UNIT from LO to HI"
- * (STAGE_USAGE). */
-int stage_count(const struct stage_cli *cli, const char *option, const char *unit,
+/* An option's value as a whole number from lo to hi, digits only (strtol
+ * would also take a sign, spaces and 0x): 0 with *n set, or the usage
+ * error "OPTION must be WHAT from LO to HI" (STAGE_USAGE), what saying what
+ * the number counts ("a whole number of trials"). */
+int stage_count(const struct stage_cli *cli, const char *option, const char *what,
 		const char *text, int lo, int hi, int *n);
 
 /* The trials of a paired run, wherever --trials is read. */

@@ -99,8 +99,8 @@ static int parse_args(int argc, char **argv, const char *usage, struct report_op
 		case 't': o->trend = 1; break;
 		case 'p': o->paired = 1; break;
 		case 'n':
-			if (stage_count(&cli, "--trend-runs", "runs", optarg, 1, 1000,
-					&o->trend_runs) != 0)
+			if (stage_count(&cli, "--trend-runs", "a whole number of runs", optarg, 1,
+					1000, &o->trend_runs) != 0)
 				return STAGE_USAGE;
 			o->trend = 1;
 			break;

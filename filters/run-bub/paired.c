@@ -276,7 +276,9 @@ int paired_run(const struct fleet *f, int i, paired_emit emit)
 	/* checked before anything ran: this cannot fail now */
 	if (scored_session(selection, &session, &step, &e) != 0)
 		session = 0;
-	for (int trial = 1; trial <= f->o->trials && pinned && rc == 0; trial++)
+	int first = f->o->trial ? f->o->trial : 1, last = f->o->trial ? f->o->trial : f->o->trials;
+
+	for (int trial = first; trial <= last && pinned && rc == 0; trial++)
 		for (int position = 1; position <= 2 && pinned && rc == 0 && !proc_stop_signal();
 		     position++) {
 			struct arm a;

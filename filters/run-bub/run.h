@@ -32,6 +32,8 @@ struct run_bub_options {
 	double agent_timeout;      /* 0: the task's */
 	int jobs;                  /* --jobs: units of workloads run at once */
 	int trials;                /* --paired --trials N: 0 without --paired */
+	int trial;                 /* --trial N: only that trial of each workload; 0: all */
+	int plan;                  /* --plan: print the units, run nothing */
 	const struct host *host;   /* --host, a row of hosts[] */
 	/* --settle SCOPE --session N [--flush]: settle one session and exit */
 	const char *settle_scope;

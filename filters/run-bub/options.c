@@ -1,0 +1,174 @@
+/* options: pc-run-bub's command line (options.h). */
+#include "options.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "choice.h"
+#include "hosts.h"
+#include "io.h"
+#include "jobs.h"
+#include "runners.h"
+#include "stage.h"
+#include "text.h"
+
+/* The usage error for a --runner no row names: "--runner must be a, b or c". */
+static int unknown_runner(const char *usage)
+{
+	char *msg = choice_refusal("--runner", runner_name_at, NULL);
+	int rc = stage_usage_error("pc-run-bub", usage, msg);
+	free(msg);
+	return rc;
+}
+
+/* path made absolute against the working directory, without asking
+ * whether it exists: a registry that cannot be read fails the workloads
+ * that need it, naming it */
+static char *absolute_path(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (*path == '/' || !getcwd(cwd, sizeof cwd))
+		return pc_xstrdup(path);
+	return io_join(cwd, path);
+}
+
+/* --paired and what only it takes: --trials N, --trial N and --host HOST. */
+static int paired_args(int paired, const char *trials, const char *trial, const char *host,
+		       const struct stage_cli *cli, struct run_bub_options *o)
+{
+	const char *usage = cli->usage;
+
+	if (!paired && (trials || trial || host))
+		return stage_usage_error("pc-run-bub", usage,
+					 trials  ? "--trials needs --paired"
+					 : trial ? "--trial needs --paired"
+						 : "--host needs --paired");
+	if (!paired)
+		return 0;
+	o->trials = 2;
+	if (trials && stage_count(cli, "--trials", "a whole number of trials", trials, 1,
+				  STAGE_TRIALS_MAX, &o->trials) != 0)
+		return -1;
+	if (trial &&
+	    stage_count(cli, "--trial", "a trial number", trial, 1, o->trials, &o->trial) != 0)
+		return -1;
+	if (host && !(o->host = host_named(host))) {
+		char *msg = choice_refusal("--host", host_name_at, NULL);
+		stage_usage_error("pc-run-bub", usage, msg);
+		free(msg);
+		return -1;
+	}
+	if (!host)
+		o->host = &hosts[0];
+	if (o->jobs > 1)
+		return stage_usage_error(
+			"pc-run-bub", usage,
+			"--paired runs one arm at a time (--jobs 1): the Access audit of an ON arm's window must hold its own requests only");
+	return 0;
+}
+
+/* --settle SCOPE and what only it takes: --session N, --flush. */
+static int settle_args(const char *session, const char *usage, struct run_bub_options *o)
+{
+	if (!o->settle_scope && (session || o->settle_flush))
+		return stage_usage_error("pc-run-bub", usage,
+					 session ? "--session needs --settle"
+						 : "--flush needs --settle");
+	if (!o->settle_scope)
+		return 0;
+	o->settle_session = session && strspn(session, "0123456789") == strlen(session) &&
+					    *session && strlen(session) <= 4
+				    ? atoi(session)
+				    : -1;
+	if (o->settle_session < 0)
+		return stage_usage_error("pc-run-bub", usage,
+					 "--settle needs --session N, a session number from 0");
+	return 0;
+}
+
+int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_bub_options *o)
+{
+	static const struct option longs[] = {
+		{ "runner", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "agent", required_argument, NULL, 'a' },
+		{ "agent-timeout", required_argument, NULL, 't' },
+		{ "failure-policy", required_argument, NULL, 'f' },
+		{ "harbor-env", required_argument, NULL, 'e' },
+		{ "model-scripts", required_argument, NULL, 'm' },
+		{ "registry", required_argument, NULL, 'g' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "paired", no_argument, NULL, 'p' },
+		{ "trials", required_argument, NULL, 'n' },
+		{ "trial", required_argument, NULL, 'T' },
+		{ "plan", no_argument, NULL, 'P' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "settle", required_argument, NULL, 'S' },
+		{ "session", required_argument, NULL, 'N' },
+		{ "flush", no_argument, NULL, 'F' },
+		STAGE_STANDARD_OPTIONS,
+	};
+	struct stage_cli cli = STAGE_CLI("pc-run-bub", usage, "", longs, argc, argv);
+	const char *runner = runners[0].name, *host = NULL, *trials = NULL, *trial = NULL;
+	const char *session = NULL;
+	char *end;
+	int c, paired = 0;
+
+	while ((c = stage_option(&cli)) >= 0) {
+		switch (c) {
+		case 'r': runner = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'a': o->agent = optarg; break;
+		case 'f': o->policy = optarg; break;
+		case 'e': o->harbor_env = optarg; break;
+		case 'm': o->model_scripts = optarg; break;
+		case 'p': paired = 1; break;
+		case 'n': trials = optarg; break;
+		case 'T': trial = optarg; break;
+		case 'P': o->plan = 1; break;
+		case 'H': host = optarg; break;
+		case 'S': o->settle_scope = optarg; break;
+		case 'N': session = optarg; break;
+		case 'F': o->settle_flush = 1; break;
+		case 'g':
+			free(o->registry);
+			o->registry = absolute_path(optarg);
+			break;
+		case 'j':
+			if (stage_count(&cli, "--jobs", "a whole number of workloads", optarg, 1,
+					JOBS_MAX, &o->jobs) != 0)
+				return STAGE_USAGE;
+			break;
+		default:
+			o->agent_timeout = strtod(optarg, &end);
+			/* strtod also reads nan, inf and hex: none is a number of seconds */
+			if (*end || end == optarg ||
+			    !(o->agent_timeout > 0 && o->agent_timeout < 1e9) ||
+			    strpbrk(optarg, "xXnNiI"))
+				return stage_usage_error(
+					       "pc-run-bub", usage,
+					       "--agent-timeout must be a positive number of seconds"),
+				       STAGE_USAGE;
+		}
+	}
+	if (c != STAGE_END)
+		return c;
+	if (paired_args(paired, trials, trial, host, &cli, o) != 0 ||
+	    settle_args(session, usage, o) != 0)
+		return STAGE_USAGE;
+	if (!(o->runner = runner_named(runner)))
+		return unknown_runner(usage), STAGE_USAGE;
+	/* Harbor's environment types are the harbor runner's alone */
+	if (o->harbor_env && strcmp(o->runner->name, "harbor"))
+		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs --runner harbor"),
+		       STAGE_USAGE;
+	if (o->harbor_env && !*o->harbor_env)
+		return stage_usage_error("pc-run-bub", usage,
+					 "--harbor-env needs an environment type"),
+		       STAGE_USAGE;
+	return stage_check_policy("pc-run-bub", usage, o->policy);
+}
