@@ -15,7 +15,7 @@ declare -gA ELSEWHERE=(
 	["make acceptance                                      # 1.4.1, the newest release pc-e2e supports"]=".ci/run's legs (releases, catalogs, runners, seekdb), tests/powercontext.bats (a checkout)"
 	["# a Harbor task of two steps: Bub remembers a decision, then recalls it"]="tests/own-catalog.bats, verbatim"
 	["make acceptance MODEL=scripted ARGS='--category scripted'"]=".ci/run's scripted legs, tests/scripted.bats"
-	["make paired                          # pc-e2e's three paired workloads, 2 trials, scripted model"]=".ci/run's paired legs, tests/paired-run.bats"
+	["make paired                          # pc-e2e's three paired workloads, 2 trials, scripted model"]=".ci/run's paired legs, tests/paired-run.bats, tests/scheduler.bats"
 )
 
 setup_file() {

@@ -1,0 +1,131 @@
+#!/usr/bin/env bats
+# Units that run anywhere (pipelines/units, pipelines/unit-run, pc-run-bub
+# --plan and --trial, docs/DESIGN.md §5.14): make paired JOBS=N with a Server,
+# a token and a scripted model per unit, records in selection order, resume,
+# and the refusals, on the release's real Server with the ACP test peer as
+# both arms' agent (a real Bub's arms are CI's make paired).
+
+load test_helper
+load exec_helper
+
+ID=api-version-continuation
+
+setup_file() {
+	exec_setup_file
+}
+
+teardown_file() {
+	exec_teardown_file
+}
+
+setup() {
+	exec_setup
+	exec_peer echo
+}
+
+# paired_run OUTPUT [VAR=VALUE…]: pipelines/paired on $ID, two trials, with
+# the peer as the agent; its status and streams as run's.
+paired_run() {
+	local out=$1
+	shift
+	run --separate-stderr env PC_E2E_AGENT="$PEER_AGENT" TRIALS=2 OUTPUT="$out" PC_E2E_PROGRESS=0 "$@" \
+		timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/paired" --id "$ID"
+}
+
+# arms OUTPUT: each observation's trial, arm and outcome, in trial order.
+arms() {
+	jq -r '"\(.trial) \(.arm) \(.outcome)"' "$1/$ID"/trial-*/*/observation.json | sort
+}
+
+@test "pc-run-bub --plan names each unit by its directory: a workload, a batch kept whole, one trial of a paired workload; --trial N runs only that trial" {
+	run --separate-stderr pc-select --manifests "$REPO/manifests" --root "$REPO"
+	save_stdout "$T/all.jsonl"
+	run --separate-stderr pc-run-bub --plan <"$T/all.jsonl"
+	assert_exit 0
+	assert_equal "$(jq -c '[.unit, .selections, .trial]' <<<"$output" | head -n 2)" \
+		'["batch-acceptance",[0,1,2],null]'$'\n''["locomo-multihop-football",[3],null]'
+	run --separate-stderr pc-select --manifests "$REPO/manifests/paired" --root "$REPO" --id "$ID"
+	save_stdout "$T/paired.jsonl"
+	run --separate-stderr env BUB_MODEL=openai:x pc-run-bub --paired --trials 3 --trial 2 --plan <"$T/paired.jsonl"
+	assert_exit 0
+	assert_output '{"unit":"'"$ID"'/trial-2","selections":[0],"trial":2}'
+	run --separate-stderr env BUB_MODEL=openai:x pc-run-bub --paired --trials 3 --trial 4 --plan <"$T/paired.jsonl"
+	assert_exit 64
+	assert_stderr_contains "pc-run-bub: --trial must be a trial number from 1 to 3"
+	run --separate-stderr pc-run-bub --trial 1 --plan <"$T/paired.jsonl"
+	assert_exit 64
+	assert_stderr_contains "pc-run-bub: --trial needs --paired"
+}
+
+@test "make paired JOBS=2: one unit per trial, each with its own Server and token, agrees with JOBS=1; no token reaches OUTPUT" {
+	# a pc-run-bub that notes the token it was given, outside OUTPUT
+	mkdir -p "$T/bin"
+	local f
+	for f in pc-select pc-normalize pc-evaluate pc-report; do ln -s "$PC_BIN/$f" "$T/bin/$f"; done
+	printf '#!/bin/sh\nprintf "%%s\\n" "$POWERCONTEXT_CLIENT_API_TOKEN" >>"%s"\nexec "%s" "$@"\n' \
+		"$T/tokens" "$PC_BIN/pc-run-bub" >"$T/bin/pc-run-bub"
+	chmod +x "$T/bin/pc-run-bub"
+	paired_run "$T/one"
+	assert_exit 2
+	PC_BIN=$T/bin paired_run "$T/two" JOBS=2
+	assert_exit 2
+	assert_equal "$(arms "$T/two")" "$(arms "$T/one")"
+	assert_equal "$(arms "$T/two" | wc -l)" 4
+	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$T/two/units/units.jsonl")" \
+		'["'"$ID"'/trial-1",1,"done"]'$'\n''["'"$ID"'/trial-2",1,"done"]'
+	# --plan's token line and one per unit: each unit made its own
+	local tokens
+	tokens=$(grep -v '^$' "$T/tokens" | sort -u)
+	assert_equal "$(wc -l <<<"$tokens")" 3
+	local token
+	while IFS= read -r token; do
+		run grep -rlF -- "$token" "$T/two"
+		[[ $status -eq 1 ]] || fail "a token reached OUTPUT: $output"
+	done <<<"$tokens"
+}
+
+@test "RESUME=1 runs only the units without a done attempt, and the report covers every unit" {
+	paired_run "$T/run" JOBS=2
+	assert_exit 2
+	# trial 2 stopped half-way: its attempt never renamed, its files gone
+	mv "$T/run/units/1/attempt-1" "$T/run/units/1/attempt-1.partial"
+	rm -rf "$T/run/$ID/trial-2" "$T/run/paired-report.json"
+	paired_run "$T/run" RESUME=1
+	assert_exit 2
+	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$T/run/units/units.jsonl")" \
+		'["'"$ID"'/trial-1",1,"done"]'$'\n''["'"$ID"'/trial-2",2,"done"]'
+	assert_equal "$(arms "$T/run" | wc -l)" 4
+	[[ $(jq '[.. | objects | select(has("trials")) | .trials] | length' "$T/run/paired-report.json") -ge 1 ]] ||
+		fail "no paired report: $(ls "$T/run")"
+}
+
+@test "RESUME=1 refuses an OUTPUT without units, or one planned from other options, before anything runs" {
+	paired_run "$T/empty" RESUME=1
+	assert_exit 1
+	assert_stderr_contains "units: RESUME=1, but $T/empty holds no earlier run's units ($T/empty/units/plan.jsonl)"
+	paired_run "$T/run" JOBS=2
+	assert_exit 2
+	run --separate-stderr env PC_E2E_AGENT="$PEER_AGENT" TRIALS=3 OUTPUT="$T/run" RESUME=1 PC_E2E_PROGRESS=0 \
+		timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/paired" --id "$ID"
+	assert_exit 1
+	assert_stderr_contains "RESUME=1, but this selection and these options plan other units than $T/run's earlier run"
+	run --separate-stderr env TRIALS=2 OUTPUT="$T/x" JOBS=two "$REPO/pipelines/paired" --id "$ID"
+	assert_exit 64
+	assert_stderr_contains "paired: JOBS must be a positive whole number, got 'two'"
+}
+
+@test "a unit that fails its attempt is named with its node and attempts, and marked failed in units.jsonl" {
+	mkdir -p "$T/bin"
+	local f
+	for f in pc-select pc-normalize pc-evaluate pc-report; do ln -s "$PC_BIN/$f" "$T/bin/$f"; done
+	# trial 2's run dies before writing its records
+	printf '#!/bin/sh\ncase " $* " in *" --trial 2 "*) echo "killed" >&2; exit 137 ;; esac\nexec "%s" "$@"\n' \
+		"$PC_BIN/pc-run-bub" >"$T/bin/pc-run-bub"
+	chmod +x "$T/bin/pc-run-bub"
+	PC_BIN=$T/bin paired_run "$T/run" JOBS=2
+	assert_failure
+	assert_stderr_contains "units: unit $ID/trial-2: no done attempt after 1 attempt(s), the last on $(hostname -s)"
+	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$T/run/units/units.jsonl")" \
+		'["'"$ID"'/trial-1",1,"done"]'$'\n''["'"$ID"'/trial-2",1,"failed"]'
+	assert_equal "$(cat "$T/run/units/1/attempt-1.partial/status")" 137
+}
