@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# SCHEDULER=slurm (pipelines/units, docs/DESIGN.md §5.14) on a real Slurm:
+# pipelines/slurm-cluster's two nodes on loopback (slurmctld, two slurmd,
+# munged with a key of its own, all under the test's directory), the
+# release's real Server in every unit and the ACP test peer as both arms'
+# agent. A node killed mid-run has its unit requeued on the other; the
+# refusals come before anything runs.
+
+load test_helper
+load exec_helper
+
+ID=api-version-continuation
+
+setup_file() {
+	exec_setup_file
+	"$REPO/pipelines/slurm-cluster" start "$BATS_FILE_TMPDIR/cluster" >"$BATS_FILE_TMPDIR/cluster.out"
+	export SLURM_CONF=$BATS_FILE_TMPDIR/cluster/slurm.conf
+}
+
+teardown_file() {
+	"$REPO/pipelines/slurm-cluster" stop "$BATS_FILE_TMPDIR/cluster" || true
+	exec_teardown_file
+}
+
+setup() {
+	exec_setup
+	exec_peer echo
+}
+
+# paired_run OUTPUT [VAR=VALUE…]: pipelines/paired SCHEDULER=slurm on $ID,
+# two trials, the peer as the agent; its status and streams as run's.
+paired_run() {
+	local out=$1
+	shift
+	run --separate-stderr env PC_E2E_AGENT="$PEER_AGENT" TRIALS=2 OUTPUT="$out" PC_E2E_PROGRESS=0 \
+		SCHEDULER=slurm "$@" timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/paired" --id "$ID"
+}
+
+@test "slurm-cluster starts two idle nodes on loopback, with nothing in /etc/slurm or /etc/munge" {
+	assert_equal "$(cat "$BATS_FILE_TMPDIR/cluster.out")" "SLURM_CONF=$SLURM_CONF"
+	assert_equal "$(sinfo -h -N -o '%N %T' | sort)" "node1 idle"$'\n'"node2 idle"
+	run grep -c "$BATS_FILE_TMPDIR" "$SLURM_CONF"
+	[[ $output -gt 5 ]] || fail "the cluster's files are not under its directory: $(cat "$SLURM_CONF")"
+	[[ ! -e /etc/slurm/slurm.conf ]] || fail "/etc/slurm/slurm.conf exists"
+}
+
+@test "a node killed mid-run: its unit runs again from scratch on the other node, and every unit is done" {
+	local out=$T/run
+	paired_run "$out" &
+	local runner=$! node= i
+	# the moment a unit's attempt is under way on node1
+	for ((i = 0; i < 600; i++)); do
+		node=$(cat "$out"/units/*/attempt-1.partial/node 2>/dev/null | grep -x node1 || true)
+		[[ -z $node ]] || break
+		sleep 0.2
+	done
+	[[ $node == node1 ]] || fail "no unit started on node1: $(cat "$out"/units/*/attempt-*/node 2>/dev/null)"
+	"$REPO/pipelines/slurm-cluster" kill-node "$BATS_FILE_TMPDIR/cluster" node1
+	wait "$runner" || true
+	run jq -c '[.unit, .state]' "$out/units/units.jsonl"
+	assert_output '["'"$ID"'/trial-1","done"]'$'\n''["'"$ID"'/trial-2","done"]'
+	run jq -c 'select(.attempts == 2) | [.node, .job_id != null, .array_task]' "$out/units/units.jsonl"
+	[[ $output == '["node2",true,'[01]']' ]] || fail "no unit ran a second attempt on node2: $(cat "$out/units/units.jsonl")"
+	# the first attempt was left half-written and never gathered
+	run find "$out/units" -name 'attempt-1.partial'
+	[[ -n $output ]] || fail "no half-written attempt was left"
+	assert_equal "$(jq -r '"\(.trial) \(.arm)"' "$out/$ID"/trial-*/*/observation.json | sort | tr '\n' ' ')" \
+		"1 off 1 on 2 off 2 on "
+	# the report covers both trials' pairs
+	assert_equal "$(jq -r '[.trials, (.tasks | length)] | @tsv' "$out/paired-report.json")" "2	1"
+}
+
+@test "SCHEDULER=slurm is refused before anything runs without sbatch, without a controller answering, or with an OUTPUT this host cannot write" {
+	# a PATH that has everything of this machine's but Slurm's commands
+	mkdir -p "$T/path"
+	local f
+	for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+		case ${f##*/} in sbatch | scontrol | scancel | squeue | sinfo) continue ;; esac
+		[[ -e $T/path/${f##*/} ]] || ln -s "$f" "$T/path/${f##*/}"
+	done
+	paired_run "$T/a" PATH="$T/path"
+	assert_exit 1
+	assert_stderr_contains "units: SCHEDULER=slurm, but Slurm's sbatch is not on PATH"
+	[[ ! -e $T/a/units ]] || fail "units were laid out"
+	printf 'ClusterName=gone\nSlurmctldHost=localhost(127.0.0.1)\nSlurmctldPort=9\nAuthType=auth/none\nNodeName=n1 CPUs=1\nPartitionName=p Nodes=ALL\n' >"$T/gone.conf"
+	paired_run "$T/b" SLURM_CONF="$T/gone.conf"
+	assert_exit 1
+	assert_stderr_contains "units: SCHEDULER=slurm, but no Slurm controller answers (SLURM_CONF=$T/gone.conf)"
+	paired_run /proc/pc-e2e-output
+	assert_exit 1
+	assert_stderr_contains "paired: OUTPUT /proc/pc-e2e-output cannot be written on this host (SCHEDULER=slurm: every unit writes there)"
+}
