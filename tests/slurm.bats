@@ -61,9 +61,13 @@ paired_run() {
 	assert_output '["'"$ID"'/trial-1","done"]'$'\n''["'"$ID"'/trial-2","done"]'
 	run jq -c 'select(.attempts == 2) | [.node, .job_id != null, .array_task]' "$out/units/units.jsonl"
 	[[ $output == '["node2",true,'[01]']' ]] || fail "no unit ran a second attempt on node2: $(cat "$out/units/units.jsonl")"
-	# the first attempt was left half-written and never gathered
-	run find "$out/units" -name 'attempt-1.partial'
-	[[ -n $output ]] || fail "no half-written attempt was left"
+	# the first attempt was left half-written and never gathered, and its
+	# Server died with its node, as in a crash
+	local partial pid
+	partial=$(find "$out/units" -name 'attempt-1.partial' | head -n 1)
+	[[ -n $partial ]] || fail "no half-written attempt was left"
+	pid=$(cat "$partial/server/server.pid" 2>/dev/null || true)
+	[[ -z $pid ]] || ! kill -0 "$pid" 2>/dev/null || fail "the killed node's Server ($pid) is still running"
 	assert_equal "$(jq -r '"\(.trial) \(.arm)"' "$out/$ID"/trial-*/*/observation.json | sort | tr '\n' ' ')" \
 		"1 off 1 on 2 off 2 on "
 	# the report covers both trials' pairs
