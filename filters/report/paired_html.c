@@ -54,7 +54,7 @@ static double plot_x(double rate)
 
 static void svg_axis(struct sbuf *b)
 {
-	char label[8];
+	char label[16];
 
 	svg_line(b, "axis", frame.left, svg_bottom(&frame), svg_right(&frame), svg_bottom(&frame));
 	sbuf_add(b, "\n");
