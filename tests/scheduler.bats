@@ -57,6 +57,31 @@ arms() {
 	assert_stderr_contains "pc-run-bub: --trial needs --paired"
 }
 
+@test "pc-run-bub --unrun writes each record failed with the reason, asking no Server: a batch's later members skipped, each arm of a paired trial; it refuses --plan beside it" {
+	run --separate-stderr pc-select --manifests "$REPO/manifests" --root "$REPO" \
+		--id project-database-decision --id failure-policy-timeout --id failure-policy-followup
+	save_stdout "$T/batch.jsonl"
+	# no Server answers at this address: --unrun must not ask it
+	run --separate-stderr env POWERCONTEXT_CLIENT_SERVER_URL=http://127.0.0.1:9 \
+		pc-run-bub --unrun "unit batch-acceptance: no done attempt" --output "$T/out" <"$T/batch.jsonl"
+	assert_exit 0
+	assert_equal "$(jq -c '[.workload.id, .status, .errors]' <<<"$output")" \
+		"$(jq -c '[.workload.id]' "$T/batch.jsonl" | jq -c --slurp 'to_entries[] | .value + (if .key == 0 then ["failed", ["unit batch-acceptance: no done attempt"]] else ["skipped", []] end)')"
+	run --separate-stderr pc-select --manifests "$REPO/manifests/paired" --root "$REPO" --id "$ID"
+	save_stdout "$T/paired.jsonl"
+	run --separate-stderr env BUB_MODEL=openai:x POWERCONTEXT_E2E_BUB_OFF=/bin/true \
+		pc-run-bub --paired --trials 3 --trial 2 --agent /bin/true --unrun "gone" --output "$T/out" <"$T/paired.jsonl"
+	assert_exit 0
+	assert_equal "$(jq -c '[.arm.trial, .arm.arm, .status, .errors]' <<<"$output")" \
+		'[2,"on","failed",["gone"]]'$'\n''[2,"off","failed",["gone"]]'
+	run --separate-stderr pc-run-bub --plan --unrun "gone" <"$T/batch.jsonl"
+	assert_exit 64
+	assert_stderr_contains "pc-run-bub: --plan and --unrun cannot be used together"
+	run --separate-stderr pc-run-bub --unrun "" <"$T/batch.jsonl"
+	assert_exit 64
+	assert_stderr_contains "pc-run-bub: --unrun needs a reason (why nothing ran)"
+}
+
 @test "make paired JOBS=2: one unit per trial, each with its own Server and token, agrees with JOBS=1; no token reaches OUTPUT" {
 	# a pc-run-bub that notes the token it was given, outside OUTPUT
 	mkdir -p "$T/bin"
@@ -114,18 +139,24 @@ arms() {
 	assert_stderr_contains "paired: JOBS must be a positive whole number, got 'two'"
 }
 
-@test "a unit that fails its attempt is named with its node and attempts, and marked failed in units.jsonl" {
+@test "a unit that fails its attempt is named with its node and attempts, marked failed in units.jsonl, and its arms are errors in the report, not a hole" {
 	mkdir -p "$T/bin"
 	local f
 	for f in pc-select pc-normalize pc-evaluate pc-report; do ln -s "$PC_BIN/$f" "$T/bin/$f"; done
-	# trial 2's run dies before writing its records
-	printf '#!/bin/sh\ncase " $* " in *" --trial 2 "*) echo "killed" >&2; exit 137 ;; esac\nexec "%s" "$@"\n' \
+	# trial 2's run dies before writing its records; its --unrun records are written
+	printf '#!/bin/sh\ncase " $* " in *" --unrun "*) ;; *" --trial 2 "*) echo "killed" >&2; exit 137 ;; esac\nexec "%s" "$@"\n' \
 		"$PC_BIN/pc-run-bub" >"$T/bin/pc-run-bub"
 	chmod +x "$T/bin/pc-run-bub"
 	PC_BIN=$T/bin paired_run "$T/run" JOBS=2
 	assert_failure
-	assert_stderr_contains "units: unit $ID/trial-2: no done attempt after 1 attempt(s), the last on $(hostname -s)"
+	local why="unit $ID/trial-2: no done attempt after 1 attempt(s), the last on $(hostname -s)"
+	assert_stderr_contains "units: $why"
 	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$T/run/units/units.jsonl")" \
 		'["'"$ID"'/trial-1",1,"done"]'$'\n''["'"$ID"'/trial-2",1,"failed"]'
 	assert_equal "$(cat "$T/run/units/1/attempt-1.partial/status")" 137
+	# trial 2's arms are in the report, as errors naming the unit
+	assert_equal "$(arms "$T/run" | grep '^2 ')" $'2 off error\n2 on error'
+	assert_equal "$(jq -r '.errors[0]' "$T/run/$ID/trial-2/on/observation.json")" "$why"
+	run jq -c '[.tasks[0].off.errors, .tasks[0].on.errors]' "$T/run/paired-report.json"
+	assert_output '[1,1]'
 }

@@ -141,18 +141,42 @@ static int run_unit(void *fleet, int unit)
 	return run_selections(fleet, unit);
 }
 
-static char *unwritten_record(void *fleet, int i, const char *why)
+/* The record of workload i, which did not run: failed with why, or skipped
+ * when why is NULL (owned, not yet redacted). */
+static jv unrun_record(const struct fleet *f, int i, const char *why)
 {
-	const struct fleet *f = fleet;
 	struct workload_run r;
 
 	run_begin(&r, f, i);
-	jv text = jv_dump_string(redact_jv(f->red, workload_unrun(&r, why)), 0);
+	jv record = workload_unrun(&r, why);
+	run_end(&r);
+	return record;
+}
+
+static char *unwritten_record(void *fleet, int i, const char *why)
+{
+	const struct fleet *f = fleet;
+	jv text = jv_dump_string(redact_jv(f->red, unrun_record(f, i, why)), 0);
 	char *line = text_fmt("%s\n", jv_string_value(text));
 
 	jv_free(text);
-	run_end(&r);
 	return line;
+}
+
+/* --unrun WHY: the records of a unit no attempt finished, as a worker that
+ * died leaves its own: each workload failed with why, a batch's later
+ * members skipped; each arm of each trial of a paired one failed. */
+static int unrun_selections(const struct fleet *f)
+{
+	const char *why = f->o->unrun;
+	int status = EXIT_OK;
+
+	for (int i = 0; i < f->n && status == EXIT_OK; i++) {
+		const char *own = f->unit_of[i] == i ? why : NULL;
+		status = f->o->trials ? paired_unrun(f, i, why, emit_record)
+				      : emit_record(f, unrun_record(f, i, own));
+	}
+	return status;
 }
 
 /* Every workload: one after another in this process, or with --jobs N in
@@ -168,6 +192,8 @@ static int run_units(const struct fleet *f, int *worker)
 	struct pc_err e;
 
 	*worker = 0;
+	if (f->o->unrun)
+		return unrun_selections(f);
 	if (f->o->jobs == 1)
 		return run_selections(f, -1);
 	int rc = jobs_run(&j, worker, &e);
@@ -178,20 +204,23 @@ static int run_units(const struct fleet *f, int *worker)
 
 /* What every workload needs before the first runs, after the Server's
  * client: the paired Server's checks and the OFF arm's agent, the agent,
- * what the runner checks, and the output directory; -1 with e. */
+ * what the runner checks, and the output directory; -1 with e.  Workloads
+ * --unrun records need neither the Server nor the runner. */
 static int prepare(struct fleet_holdings *h, const struct run_bub_options *o, struct pc_err *e)
 {
 	const struct runner *runner = o->runner;
+	int runs = !o->unrun;
 
 	h->project = find_project();
-	if ((o->trials && (paired_check_server(&h->client, e) != 0 ||
+	if ((o->trials && ((runs && paired_check_server(&h->client, e) != 0) ||
 			   agent_resolve_off(o->agent, &h->agent_off, e) != 0)) ||
 	    agent_resolve(o->agent, &h->agent, e) != 0 ||
-	    (runner->check && runner->check(o, &h->client, h->project, &h->agent, e) != 0) ||
+	    (runs && runner->check &&
+	     runner->check(o, &h->client, h->project, &h->agent, e) != 0) ||
 	    !(h->outdir = output_dir(o, e)))
 		return -1;
 	/* once per run: a Server that cannot say what it is fails every Memory workload */
-	if (pc_api_detect(&h->client, &h->api, e) != 0)
+	if (runs && pc_api_detect(&h->client, &h->api, e) != 0)
 		h->api_error = pc_xstrdup(e->msg);
 	return 0;
 }

@@ -106,6 +106,7 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		{ "trials", required_argument, NULL, 'n' },
 		{ "trial", required_argument, NULL, 'T' },
 		{ "plan", no_argument, NULL, 'P' },
+		{ "unrun", required_argument, NULL, 'U' },
 		{ "host", required_argument, NULL, 'H' },
 		{ "settle", required_argument, NULL, 'S' },
 		{ "session", required_argument, NULL, 'N' },
@@ -130,6 +131,7 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		case 'n': trials = optarg; break;
 		case 'T': trial = optarg; break;
 		case 'P': o->plan = 1; break;
+		case 'U': o->unrun = optarg; break;
 		case 'H': host = optarg; break;
 		case 'S': o->settle_scope = optarg; break;
 		case 'N': session = optarg; break;
@@ -160,6 +162,12 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 	if (paired_args(paired, trials, trial, host, &cli, o) != 0 ||
 	    settle_args(session, usage, o) != 0)
 		return STAGE_USAGE;
+	const char *unrun_error = !o->unrun    ? NULL
+				  : o->plan    ? "--plan and --unrun cannot be used together"
+				  : !*o->unrun ? "--unrun needs a reason (why nothing ran)"
+					       : NULL;
+	if (unrun_error)
+		return stage_usage_error("pc-run-bub", usage, unrun_error), STAGE_USAGE;
 	if (!(o->runner = runner_named(runner)))
 		return unknown_runner(usage), STAGE_USAGE;
 	/* Harbor's environment types are the harbor runner's alone */

@@ -239,17 +239,23 @@ static void arm_session_hook(struct workload_run *r)
 	arm_session_ended(r->arm, r->fleet->client, r->scope);
 }
 
+/* Workload i's run as arm a: named for it, with the OFF arm's agent. */
+static void begin_arm(struct workload_run *r, const struct fleet *f, int i, struct arm *a)
+{
+	run_begin(r, f, i);
+	r->arm = a;
+	r->session_hook = arm_session_hook;
+	name_arm(r, a);
+	if (!a->on)
+		r->agent = f->agent_off;
+}
+
 static jv run_arm(const struct fleet *f, int i, struct arm *a, int *pinned)
 {
 	struct workload_run r;
 	struct pc_err e;
 
-	run_begin(&r, f, i);
-	r.arm = a;
-	r.session_hook = arm_session_hook;
-	name_arm(&r, a);
-	if (!a->on)
-		r.agent = f->agent_off;
+	begin_arm(&r, f, i, a);
 	run_progress(&r, "run %s", r.run_id);
 	jv task = json_get(r.selection, "task");
 	if (workload_model(f->o, r.workload, &r.agent_model, &e) != 0)
@@ -266,7 +272,19 @@ static jv run_arm(const struct fleet *f, int i, struct arm *a, int *pinned)
 	return record;
 }
 
-int paired_run(const struct fleet *f, int i, paired_emit emit)
+static jv unrun_arm(const struct fleet *f, int i, struct arm *a, const char *why)
+{
+	struct workload_run r;
+
+	begin_arm(&r, f, i, a);
+	jv record = workload_unrun(&r, why);
+	record = jv_object_set(record, jv_string("arm"), arm_block(a));
+	run_end(&r);
+	return record;
+}
+
+/* Each arm of selection i's trials, run, or with why recorded as unrun. */
+static int each_arm(const struct fleet *f, int i, const char *why, paired_emit emit)
 {
 	jv selection = jv_array_get(jv_copy(f->selections), i);
 	char *step = NULL;
@@ -283,10 +301,20 @@ int paired_run(const struct fleet *f, int i, paired_emit emit)
 		     position++) {
 			struct arm a;
 			arm_begin(&a, trial, position, session, step);
-			rc = emit(f, run_arm(f, i, &a, &pinned));
+			rc = emit(f, why ? unrun_arm(f, i, &a, why) : run_arm(f, i, &a, &pinned));
 			arm_end(&a);
 		}
 	free(step);
 	jv_free(selection);
 	return rc;
+}
+
+int paired_run(const struct fleet *f, int i, paired_emit emit)
+{
+	return each_arm(f, i, NULL, emit);
+}
+
+int paired_unrun(const struct fleet *f, int i, const char *why, paired_emit emit)
+{
+	return each_arm(f, i, why, emit);
 }

@@ -34,4 +34,7 @@ int paired_check_server(const struct pc_client *c, struct pc_err *e);
 typedef int (*paired_emit)(const struct fleet *f, jv record);
 int paired_run(const struct fleet *f, int i, paired_emit emit);
 
+/* The same arms' records, each failed with why, nothing run (--unrun). */
+int paired_unrun(const struct fleet *f, int i, const char *why, paired_emit emit);
+
 #endif

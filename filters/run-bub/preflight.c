@@ -63,8 +63,8 @@ static int check_models(const struct run_bub_options *o, jv selections, struct p
 			"--model-scripts: the scripted model is on this machine's loopback, which a %s sandbox cannot reach",
 			o->harbor_env);
 	/* a plan's units each start their own scripted model, and each unit's
-	 * run makes this check */
-	if (o->model_scripts && !o->plan && !(base && pc_url_is_loopback(base)))
+	 * run makes this check; nothing unrun asks a model */
+	if (o->model_scripts && !o->plan && !o->unrun && !(base && pc_url_is_loopback(base)))
 		return pc_fail(
 			e,
 			"--model-scripts: BUB_API_BASE must be the scripted model's loopback URL (http://127.0.0.1:PORT/v1), got %s",

@@ -34,7 +34,10 @@ struct run_bub_options {
 	int trials;                /* --paired --trials N: 0 without --paired */
 	int trial;                 /* --trial N: only that trial of each workload; 0: all */
 	int plan;                  /* --plan: print the units, run nothing */
-	const struct host *host;   /* --host, a row of hosts[] */
+	/* --unrun WHY: every record failed with WHY, nothing run (pipelines/units'
+	 * record of a unit no attempt finished) */
+	const char *unrun;
+	const struct host *host; /* --host, a row of hosts[] */
 	/* --settle SCOPE --session N [--flush]: settle one session and exit */
 	const char *settle_scope;
 	int settle_session, settle_flush;
