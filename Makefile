@@ -157,7 +157,8 @@ acceptance: deps
 	$(MAKE) all
 	$(PC_E2E) acceptance OUTPUT='$(OUTPUT)' FAILURE_POLICY='$(FAILURE_POLICY)' CATALOG='$(CATALOG)' \
 		CATALOG_ROOT='$(CATALOG_ROOT)' RUNNER='$(RUNNER)' MODEL='$(MODEL)' JOBS='$(JOBS)' \
-		LEDGER='$(LEDGER)' REGISTRY='$(REGISTRY)' $(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
+		LEDGER='$(LEDGER)' REGISTRY='$(REGISTRY)' RESUME='$(RESUME)' SCHEDULER='$(SCHEDULER)' \
+		$(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).
 crosscheck: all

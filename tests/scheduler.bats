@@ -124,6 +124,43 @@ arms() {
 		fail "no paired report: $(ls "$T/run")"
 }
 
+@test "SIGTERM to the units stops every running unit: each cancelled, nothing of theirs left running; RESUME=1 then runs both and the report covers them" {
+	local out=$T/run
+	env PC_E2E_AGENT="$PEER_AGENT" TRIALS=2 OUTPUT="$out" PC_E2E_PROGRESS=0 JOBS=2 \
+		timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/paired" --id "$ID" >"$T/stdout" 2>"$T/stderr" &
+	local runner=$! i units
+	for ((i = 0; i < 600; i++)); do
+		# both units' pc-server started, on its way to pc-run-bub
+		[[ $(find "$out/units" -path '*/attempt-1.partial/records.jsonl' 2>/dev/null | wc -l) -eq 2 ]] && break
+		sleep 0.1
+	done
+	units=$(pgrep -f "pipelines/units $out " || true)
+	[[ -n $units ]] || fail "no units process for $out: $(cat "$T/stderr")"
+	kill -TERM $units
+	local status=0
+	wait "$runner" || status=$?
+	[[ $status -ne 0 ]] || fail "a stopped run exited 0"
+	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$out/units/units.jsonl")" \
+		'["'"$ID"'/trial-1",1,"cancelled"]'$'\n''["'"$ID"'/trial-2",1,"cancelled"]'
+	# the stop reached each unit's processes: no pc-run-bub went on to
+	# complete an arm after it
+	assert_equal "$(cat "$out"/units/*/attempt-1.partial/records.jsonl 2>/dev/null |
+		jq -r 'select(.status == "completed") | .arm.arm')" ""
+	# every unit's pc-run-bub, pc-server and Server ended with the stop
+	run pgrep -af -- "$out/units/"
+	assert_failure
+	local pid
+	for pid in $(cat "$out"/units/*/attempt-1.partial/server/server.pid 2>/dev/null); do
+		! kill -0 "$pid" 2>/dev/null || fail "a unit's Server ($pid) outlived the stop"
+	done
+	paired_run "$out" RESUME=1
+	assert_exit 2
+	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$out/units/units.jsonl")" \
+		'["'"$ID"'/trial-1",2,"done"]'$'\n''["'"$ID"'/trial-2",2,"done"]'
+	assert_equal "$(arms "$out" | wc -l)" 4
+	assert_equal "$(jq -r '[.trials, (.tasks | length)] | @tsv' "$out/paired-report.json")" "2	1"
+}
+
 @test "RESUME=1 refuses an OUTPUT without units, or one planned from other options, before anything runs" {
 	paired_run "$T/empty" RESUME=1
 	assert_exit 1
