@@ -97,7 +97,7 @@ LINT_C    = $(wildcard tests/fuzz/*.[ch] tests/units/*.[ch]) $(LIB_SRC) $(LIB_HD
 
 .SECONDARY:
 
-.PHONY: all test check-asan acceptance crosscheck compat rescore paired paired-report bench install uninstall clean deps lint fuzz
+.PHONY: all test check-asan acceptance crosscheck compat rescore paired paired-report bench scale install uninstall clean deps lint fuzz
 
 # yyjson.o by name: .SECONDARY would let a missing one pass for up to date
 all: $(OBJ_evaluate) $(FILTERS:%=$(BIN)/%)
@@ -192,6 +192,14 @@ paired-report: all
 
 bench: all
 	PC_BIN=$(abspath $(BIN)) pipelines/bench $(COPIES)
+
+# Units on Slurm (pipelines/scale): make paired SCHEDULER=slurm on a loopback
+# cluster of each of NODES sizes; a unit's wait, setup and agent time, the
+# speed-up, and the MemoryCode sample projected on 1, 10 and 100 nodes.
+NODES ?= 1 2
+scale: deps
+	$(MAKE) all
+	PC_BIN=$(abspath $(BIN)) pipelines/scale $(NODES)
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR)

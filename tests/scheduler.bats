@@ -1,12 +1,14 @@
 #!/usr/bin/env bats
-# Units that run anywhere (pipelines/units, pipelines/unit-run, pc-run-bub
-# --plan and --trial, docs/DESIGN.md §5.14): make paired JOBS=N with a Server,
-# a token and a scripted model per unit, records in selection order, resume,
-# and the refusals, on the release's real Server with the ACP test peer as
-# both arms' agent (a real Bub's arms are CI's make paired).
+# Units that run anywhere (pipelines/units, pipelines/unit-run,
+# docs/DESIGN.md §5.14): make paired JOBS=N with a Server, a token and a
+# scripted model per unit, records in selection order, a unit that fails,
+# a stop, resume, and the refusals, on the release's real Server with the
+# ACP test peer as both arms' agent (a real Bub's arms are CI's make
+# paired). pc-run-bub's own part (--plan, --trial, --unrun) is plan.bats.
 
 load test_helper
 load exec_helper
+load units_helper
 
 ID=api-version-continuation
 
@@ -37,51 +39,6 @@ arms() {
 	jq -r '"\(.trial) \(.arm) \(.outcome)"' "$1/$ID"/trial-*/*/observation.json | sort
 }
 
-@test "pc-run-bub --plan names each unit by its directory: a workload, a batch kept whole, one trial of a paired workload; --trial N runs only that trial" {
-	run --separate-stderr pc-select --manifests "$REPO/manifests" --root "$REPO"
-	save_stdout "$T/all.jsonl"
-	run --separate-stderr pc-run-bub --plan <"$T/all.jsonl"
-	assert_exit 0
-	assert_equal "$(jq -c '[.unit, .selections, .trial]' <<<"$output" | head -n 2)" \
-		'["batch-acceptance",[0,1,2],null]'$'\n''["locomo-multihop-football",[3],null]'
-	run --separate-stderr pc-select --manifests "$REPO/manifests/paired" --root "$REPO" --id "$ID"
-	save_stdout "$T/paired.jsonl"
-	run --separate-stderr env BUB_MODEL=openai:x pc-run-bub --paired --trials 3 --trial 2 --plan <"$T/paired.jsonl"
-	assert_exit 0
-	assert_output '{"unit":"'"$ID"'/trial-2","selections":[0],"trial":2}'
-	run --separate-stderr env BUB_MODEL=openai:x pc-run-bub --paired --trials 3 --trial 4 --plan <"$T/paired.jsonl"
-	assert_exit 64
-	assert_stderr_contains "pc-run-bub: --trial must be a trial number from 1 to 3"
-	run --separate-stderr pc-run-bub --trial 1 --plan <"$T/paired.jsonl"
-	assert_exit 64
-	assert_stderr_contains "pc-run-bub: --trial needs --paired"
-}
-
-@test "pc-run-bub --unrun writes each record failed with the reason, asking no Server: a batch's later members skipped, each arm of a paired trial; it refuses --plan beside it" {
-	run --separate-stderr pc-select --manifests "$REPO/manifests" --root "$REPO" \
-		--id project-database-decision --id failure-policy-timeout --id failure-policy-followup
-	save_stdout "$T/batch.jsonl"
-	# no Server answers at this address: --unrun must not ask it
-	run --separate-stderr env POWERCONTEXT_CLIENT_SERVER_URL=http://127.0.0.1:9 \
-		pc-run-bub --unrun "unit batch-acceptance: no done attempt" --output "$T/out" <"$T/batch.jsonl"
-	assert_exit 0
-	assert_equal "$(jq -c '[.workload.id, .status, .errors]' <<<"$output")" \
-		"$(jq -c '[.workload.id]' "$T/batch.jsonl" | jq -c --slurp 'to_entries[] | .value + (if .key == 0 then ["failed", ["unit batch-acceptance: no done attempt"]] else ["skipped", []] end)')"
-	run --separate-stderr pc-select --manifests "$REPO/manifests/paired" --root "$REPO" --id "$ID"
-	save_stdout "$T/paired.jsonl"
-	run --separate-stderr env BUB_MODEL=openai:x POWERCONTEXT_E2E_BUB_OFF=/bin/true \
-		pc-run-bub --paired --trials 3 --trial 2 --agent /bin/true --unrun "gone" --output "$T/out" <"$T/paired.jsonl"
-	assert_exit 0
-	assert_equal "$(jq -c '[.arm.trial, .arm.arm, .status, .errors]' <<<"$output")" \
-		'[2,"on","failed",["gone"]]'$'\n''[2,"off","failed",["gone"]]'
-	run --separate-stderr pc-run-bub --plan --unrun "gone" <"$T/batch.jsonl"
-	assert_exit 64
-	assert_stderr_contains "pc-run-bub: --plan and --unrun cannot be used together"
-	run --separate-stderr pc-run-bub --unrun "" <"$T/batch.jsonl"
-	assert_exit 64
-	assert_stderr_contains "pc-run-bub: --unrun needs a reason (why nothing ran)"
-}
-
 @test "make paired JOBS=2: one unit per trial, each with its own Server and token, agrees with JOBS=1; no token reaches OUTPUT" {
 	# a pc-run-bub that notes the token it was given, outside OUTPUT
 	mkdir -p "$T/bin"
@@ -98,10 +55,10 @@ arms() {
 	assert_equal "$(arms "$T/two" | wc -l)" 4
 	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$T/two/units/units.jsonl")" \
 		'["'"$ID"'/trial-1",1,"done"]'$'\n''["'"$ID"'/trial-2",1,"done"]'
-	# --plan's token line and one per unit: each unit made its own
+	# one per unit, each made by the unit (--plan is given none)
 	local tokens
 	tokens=$(grep -v '^$' "$T/tokens" | sort -u)
-	assert_equal "$(wc -l <<<"$tokens")" 3
+	assert_equal "$(wc -l <<<"$tokens")" 2
 	local token
 	while IFS= read -r token; do
 		run grep -rlF -- "$token" "$T/two"
@@ -126,26 +83,12 @@ arms() {
 
 @test "SIGTERM to the units stops every running unit: each cancelled, nothing of theirs left running; RESUME=1 then runs both and the report covers them" {
 	local out=$T/run
-	env PC_E2E_AGENT="$PEER_AGENT" TRIALS=2 OUTPUT="$out" PC_E2E_PROGRESS=0 JOBS=2 \
-		timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/paired" --id "$ID" >"$T/stdout" 2>"$T/stderr" &
-	local runner=$! i units
-	for ((i = 0; i < 600; i++)); do
-		# both units' pc-server started, on its way to pc-run-bub
-		[[ $(find "$out/units" -path '*/attempt-1.partial/records.jsonl' 2>/dev/null | wc -l) -eq 2 ]] && break
-		sleep 0.1
-	done
-	units=$(pgrep -f "pipelines/units $out " || true)
-	[[ -n $units ]] || fail "no units process for $out: $(cat "$T/stderr")"
-	kill -TERM $units
-	local status=0
-	wait "$runner" || status=$?
-	[[ $status -ne 0 ]] || fail "a stopped run exited 0"
+	units_stop_midway "$out" JOBS=2
 	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$out/units/units.jsonl")" \
 		'["'"$ID"'/trial-1",1,"cancelled"]'$'\n''["'"$ID"'/trial-2",1,"cancelled"]'
 	# the stop reached each unit's processes: no pc-run-bub went on to
 	# complete an arm after it
-	assert_equal "$(cat "$out"/units/*/attempt-1.partial/records.jsonl 2>/dev/null |
-		jq -r 'select(.status == "completed") | .arm.arm')" ""
+	assert_equal "$(units_completed_arms "$out")" ""
 	# every unit's pc-run-bub, pc-server and Server ended with the stop
 	run pgrep -af -- "$out/units/"
 	assert_failure

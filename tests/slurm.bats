@@ -3,11 +3,12 @@
 # pipelines/slurm-cluster's two nodes on loopback (slurmctld, two slurmd,
 # munged with a key of its own, all under the test's directory), the
 # release's real Server in every unit and the ACP test peer as both arms'
-# agent. A node killed mid-run has its unit requeued on the other; the
-# refusals come before anything runs.
+# agent. A node killed mid-run has its unit requeued on the other; a stop
+# cancels the array; the refusals come before anything runs.
 
 load test_helper
 load exec_helper
+load units_helper
 
 ID=api-version-continuation
 
@@ -72,6 +73,29 @@ paired_run() {
 		"1 off 1 on 2 off 2 on "
 	# the report covers both trials' pairs
 	assert_equal "$(jq -r '[.trials, (.tasks | length)] | @tsv' "$out/paired-report.json")" "2	1"
+	# each unit's Server token was made on its node and reached no file of
+	# OUTPUT, the Slurm task's output included
+	run grep -rlE 'pc-e2e-[0-9a-f]{48}' "$out"
+	assert_failure
+}
+
+@test "SIGTERM to the submitter cancels the array: nothing of it left in Slurm or running, every unit cancelled" {
+	local out=$T/run
+	units_stop_midway "$out" SCHEDULER=slurm
+	local job i
+	job=$(cut -d';' -f1 "$out/units/sbatch.out")
+	assert_equal "$(jq -c '[.unit, .job_id, .state]' "$out/units/units.jsonl")" \
+		'["'"$ID"'/trial-1","'"$job"'","cancelled"]'$'\n''["'"$ID"'/trial-2","'"$job"'","cancelled"]'
+	# Slurm ends the tasks' processes after scancel: none of the array's
+	# tasks, and no process of a unit, is left
+	for ((i = 0; i < 150; i++)); do
+		[[ -z $(squeue -h -j "$job" 2>/dev/null) ]] && ! pgrep -f -- "$out/units/" >/dev/null && break
+		sleep 0.2
+	done
+	assert_equal "$(squeue -h -j "$job" 2>/dev/null)" ""
+	run pgrep -af -- "$out/units/"
+	assert_failure
+	assert_equal "$(units_completed_arms "$out")" ""
 }
 
 @test "SCHEDULER=slurm is refused before anything runs without sbatch, without a controller answering, or with an OUTPUT this host cannot write" {
