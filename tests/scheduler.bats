@@ -83,7 +83,7 @@ arms() {
 
 @test "SIGTERM to the units stops every running unit: each cancelled, nothing of theirs left running; RESUME=1 then runs both and the report covers them" {
 	local out=$T/run
-	units_stop_midway "$out" JOBS=2
+	units_stop_midway "$out" 2 JOBS=2
 	assert_equal "$(jq -c '[.unit, .attempts, .state]' "$out/units/units.jsonl")" \
 		'["'"$ID"'/trial-1",1,"cancelled"]'$'\n''["'"$ID"'/trial-2",1,"cancelled"]'
 	# the stop reached each unit's processes: no pc-run-bub went on to

@@ -1,19 +1,19 @@
 # units_helper.bash — what the suites that run pipelines/units share
 # (scheduler.bats, slurm.bats): a paired run stopped mid-way.
 
-# units_stop_midway OUTPUT [VAR=VALUE…]: pipelines/paired on $ID, two
-# trials, the ACP peer as the agent, with those settings; once both units'
+# units_stop_midway OUTPUT N [VAR=VALUE…]: pipelines/paired on $ID, two
+# trials, the ACP peer as the agent, with those settings; once N units'
 # pc-server have started (their records.jsonl opened), SIGTERM to
 # pipelines/units alone, as a stop reaches it; then waits for the run,
 # which must not exit 0. Its streams are in $T/stdout and $T/stderr.
 units_stop_midway() {
-	local out=$1 i units status=0
-	shift
+	local out=$1 started=$2 i units status=0
+	shift 2
 	env PC_E2E_AGENT="$PEER_AGENT" TRIALS=2 OUTPUT="$out" PC_E2E_PROGRESS=0 "$@" \
 		timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/paired" --id "$ID" >"$T/stdout" 2>"$T/stderr" &
 	local runner=$!
 	for ((i = 0; i < 600; i++)); do
-		[[ $(find "$out/units" -path '*/attempt-1.partial/records.jsonl' 2>/dev/null | wc -l) -eq 2 ]] && break
+		[[ $(find "$out/units" -path '*/attempt-1.partial/records.jsonl' 2>/dev/null | wc -l) -ge $started ]] && break
 		sleep 0.1
 	done
 	units=$(pgrep -f "pipelines/units $out " || true)
