@@ -97,7 +97,7 @@ LINT_C    = $(wildcard tests/fuzz/*.[ch] tests/units/*.[ch]) $(LIB_SRC) $(LIB_HD
 
 .SECONDARY:
 
-.PHONY: all test check-asan acceptance crosscheck compat rescore paired paired-report bench scale install uninstall clean deps lint fuzz
+.PHONY: all test check-asan acceptance crosscheck compat rescore paired paired-report memorycode-tasks bench scale install uninstall clean deps lint fuzz
 
 # yyjson.o by name: .SECONDARY would let a missing one pass for up to date
 all: $(OBJ_evaluate) $(FILTERS:%=$(BIN)/%)
@@ -192,6 +192,12 @@ paired-report: all
 
 bench: all
 	PC_BIN=$(abspath $(BIN)) pipelines/bench $(COPIES)
+
+# PowerContext's MemoryCode paired sample, built by the release's own generator
+# where its catalog expects it, from MEMORYCODE (a checkout or a data copy;
+# pipelines/memorycode-tasks).
+memorycode-tasks: deps
+	pipelines/memorycode-tasks '$(MEMORYCODE)'
 
 # Units on Slurm (pipelines/scale): make paired SCHEDULER=slurm on a loopback
 # cluster of each of NODES sizes; a unit's wait, setup and agent time, the

@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# make memorycode-tasks (pipelines/memorycode-tasks, docs/DESIGN.md §11.6):
+# the PowerContext under test's MemoryCode paired sample, built by the
+# release's own generator where its catalog expects it, every task's
+# checksum its manifest's pin; and what is refused before anything is
+# written. The dialogues come from MEMORYCODE, by default the data copy
+# beside this repository's checkout (../shared/memorycode); the tests that
+# need it skip, saying so, where there is none.
+
+load test_helper
+
+setup_file() {
+	"$REPO/pipelines/pc-powercontext" harbor >/dev/null
+}
+
+setup() {
+	pc_setup
+	TASKS=$("$REPO/pipelines/pc-powercontext" source)/e2e/bub/memorycode-tasks
+}
+
+# memorycode: the data copy's directory, or skip.
+memorycode() {
+	local dir=${MEMORYCODE:-$REPO/../shared/memorycode}
+	[[ -d $dir/dataset ]] || skip "no MemoryCode data copy at $dir (set MEMORYCODE to one)"
+	MC=$(CDPATH='' cd -- "$dir" && pwd -P)
+}
+
+# tasks_state: every built task file with its checksum, to see that a
+# refusal changed nothing.
+tasks_state() {
+	[[ -d $TASKS ]] || { echo none; return; }
+	(cd "$TASKS" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+}
+
+@test "make memorycode-tasks builds 1.4.1's 50 tasks from a data copy, each checksum its manifest's pin" {
+	memorycode
+	run --separate-stderr make -s memorycode-tasks MEMORYCODE="$MC"
+	assert_exit 0
+	assert_output "memorycode-tasks: 50 tasks in $TASKS, every checksum its manifest's pin"
+	local manifests
+	manifests=$(dirname "$TASKS")/paired-tasks/memorycode
+	assert_equal "$(ls "$TASKS")" "$(sed -n 's/^id: //p' "$manifests"/*.yaml | sort)"
+	[[ ! -e $TASKS.partial ]] || fail "a half-built task directory is left"
+	# the recall step's gold stays in its tests, out of every instruction
+	run grep -rl --include=instruction.md -F history_regex "$TASKS"
+	assert_failure
+}
+
+@test "an edited, a missing or an extra dialogue in a data copy is refused, naming each file; nothing is written" {
+	memorycode
+	cp -a "$MC" "$T/mc"
+	local before
+	before=$(tasks_state)
+	printf ' ' >>"$T/mc/dataset/dialogue_98.json"
+	rm "$T/mc/dataset/dialogue_2.json"
+	echo '{}' >"$T/mc/dataset/dialogue_999.json"
+	run --separate-stderr "$REPO/pipelines/memorycode-tasks" "$T/mc"
+	assert_exit 1
+	assert_stderr_contains "memorycode-tasks: $T/mc/dataset/dialogue_98.json differs from MemoryCode 1ab87e1's (git blob "
+	assert_stderr_contains "memorycode-tasks: $T/mc/dataset/dialogue_2.json is missing (a dialogue PowerContext 1.4.1 pins)"
+	assert_stderr_contains "memorycode-tasks: $T/mc/dataset/dialogue_999.json is not one of the dialogues PowerContext 1.4.1 pins"
+	assert_stderr_contains "memorycode-tasks: $T/mc refused (3 problem(s) above); nothing was written"
+	assert_equal "$(tasks_state)" "$before"
+}
+
+@test "a MemoryCode checkout at another revision is refused, naming both revisions" {
+	mkdir -p "$T/co/dataset"
+	echo '{}' >"$T/co/dataset/dialogue_1.json"
+	git -C "$T/co" init -q
+	git -C "$T/co" add -A
+	git -C "$T/co" -c user.name=pc-e2e -c user.email=pc-e2e@localhost commit -qm other
+	local at
+	at=$(git -C "$T/co" rev-parse HEAD)
+	run --separate-stderr "$REPO/pipelines/memorycode-tasks" "$T/co"
+	assert_exit 1
+	assert_stderr_contains "memorycode-tasks: $T/co is a MemoryCode checkout at $at, not the pinned 1ab87e119b2f9a498de8075219e1c07f6041b394"
+}
+
+@test "without MEMORYCODE the error says how to get the pinned checkout; a directory without dataset/ is refused" {
+	run --separate-stderr make -s memorycode-tasks
+	assert_failure
+	assert_stderr_contains "memorycode-tasks: MEMORYCODE names no MemoryCode; get the pinned checkout with"
+	assert_stderr_contains "  git clone https://github.com/Cohere-Labs-Community/MemoryCode memorycode"
+	assert_stderr_contains "  git -C memorycode checkout 1ab87e119b2f9a498de8075219e1c07f6041b394"
+	run --separate-stderr "$REPO/pipelines/memorycode-tasks" "$T"
+	assert_exit 1
+	assert_stderr_contains "memorycode-tasks: $T has no dataset/ directory: it is not MemoryCode"
+}
+
+@test "a PowerContext without the sample is refused before anything is written" {
+	# a checkout as pipelines/pc-powercontext knows one, without e2e/bub's sample
+	mkdir -p "$T/mc/dataset" "$T/pc/integrations/bub" "$T/pc/e2e/bub"
+	touch "$T/pc/pyproject.toml" "$T/pc/integrations/bub/pyproject.toml" "$T/pc/e2e/bub/pyproject.toml"
+	git -C "$T/pc" init -q
+	git -C "$T/pc" add -A
+	git -C "$T/pc" -c user.name=pc-e2e -c user.email=pc-e2e@localhost commit -qm "no sample"
+	POWERCONTEXT_E2E_REPOSITORY="$T/pc" run --separate-stderr "$REPO/pipelines/memorycode-tasks" "$T/mc"
+	assert_exit 1
+	assert_stderr_contains "memorycode-tasks: PowerContext $(git -C "$T/pc" rev-parse HEAD) has no MemoryCode sample"
+	[[ ! -e $T/pc/e2e/bub/memorycode-tasks ]] || fail "tasks were written"
+}
