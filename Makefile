@@ -181,7 +181,7 @@ paired: deps
 	$(MAKE) all
 	$(PC_E2E) paired OUTPUT='$(OUTPUT)' CATALOG='$(CATALOG)' CATALOG_ROOT='$(CATALOG_ROOT)' \
 		RUNNER='$(RUNNER)' TRIALS='$(TRIALS)' HOST='$(HOST)' JOBS='$(JOBS)' RESUME='$(RESUME)' \
-		SCHEDULER='$(SCHEDULER)' \
+		SCHEDULER='$(SCHEDULER)' MEMORYCODE='$(MEMORYCODE)' \
 		$(if $(filter undefined,$(origin MODEL)),,MODEL='$(MODEL)') \
 		$(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
 

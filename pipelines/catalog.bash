@@ -5,6 +5,10 @@
 #   pc-e2e        this repository's manifests/ (paired: manifests/paired/)
 #   powercontext  the PowerContext under test's own e2e/bub/tasks/
 #                 (paired: e2e/bub/paired-tasks/), from its sdist
+#   memorycode    (paired only) its MemoryCode sample,
+#                 e2e/bub/paired-tasks/memorycode/, whose tasks are built
+#                 first from MEMORYCODE (pipelines/memorycode-tasks) when
+#                 any is missing or differs from its pin
 #   DIR           any directory of workload manifests
 # and CATALOG_ROOT the directory a manifest's relative dataset path resolves
 # against (pc-select's --root): this repository, the sdist's root, or DIR
@@ -29,9 +33,22 @@ catalog_resolve() {
 		catalog_root=$source catalog_manifests=$source/e2e/bub/tasks
 		[ "$kind" = acceptance ] || catalog_manifests=$source/e2e/bub/paired-tasks
 		;;
+	memorycode)
+		if [ "$kind" != paired ]; then
+			echo "${0##*/}: CATALOG=memorycode is a paired sample: make paired CATALOG=memorycode" >&2
+			exit 64
+		fi
+		source=$("$repo/pipelines/pc-powercontext" source) || exit 1
+		catalog_root=$source catalog_manifests=$source/e2e/bub/paired-tasks/memorycode
+		# pc-select refuses a task that is missing or not its pin
+		if [ ! -d "$catalog_manifests" ] ||
+			! "${bin:-$repo/bin}/pc-select" --manifests "$catalog_manifests" --root "$source" >/dev/null 2>&1; then
+			"$repo/pipelines/memorycode-tasks" "${MEMORYCODE:-}" >&2 || exit 1
+		fi
+		;;
 	*)
 		if [ ! -d "$CATALOG" ]; then
-			echo "${0##*/}: CATALOG=$CATALOG is not a directory: give pc-e2e, powercontext or a directory of workload manifests" >&2
+			echo "${0##*/}: CATALOG=$CATALOG is not a directory: give pc-e2e, powercontext, memorycode or a directory of workload manifests" >&2
 			exit 64
 		fi
 		catalog_manifests=$(CDPATH='' cd -- "$CATALOG" && pwd -P)

@@ -99,3 +99,17 @@ tasks_state() {
 	assert_stderr_contains "memorycode-tasks: PowerContext $(git -C "$T/pc" rev-parse HEAD) has no MemoryCode sample"
 	[[ ! -e $T/pc/e2e/bub/memorycode-tasks ]] || fail "tasks were written"
 }
+
+@test "make paired CATALOG=memorycode builds missing tasks from MEMORYCODE first; without it, says how to get MemoryCode before anything runs" {
+	memorycode
+	rm -rf "$TASKS"
+	run --separate-stderr env OUTPUT="$T/a" CATALOG=memorycode TRIALS=1 "$REPO/pipelines/paired" --id memorycode-2
+	assert_exit 1
+	assert_stderr_contains "memorycode-tasks: MEMORYCODE names no MemoryCode; get the pinned checkout with"
+	[[ ! -e $T/a ]] || fail "OUTPUT was made before the catalog was ready"
+	run --separate-stderr env OUTPUT="$T/b" CATALOG=memorycode MEMORYCODE="$MC" TRIALS=1 PC_E2E_AGENT=/bin/false \
+		"$REPO/pipelines/paired" --id memorycode-2
+	assert_stderr_contains "memorycode-tasks: 50 tasks in $TASKS, every checksum its manifest's pin"
+	assert_stderr_contains "paired: output in $T/b"
+	assert_equal "$(ls "$TASKS" | wc -l)" 50
+}
