@@ -48,7 +48,7 @@ catalog_resolve() {
 		;;
 	*)
 		if [ ! -d "$CATALOG" ]; then
-			echo "${0##*/}: CATALOG=$CATALOG is not a directory: give pc-e2e, powercontext, memorycode or a directory of workload manifests" >&2
+			echo "${0##*/}: CATALOG=$CATALOG is not a directory: give pc-e2e, powercontext$([ "$kind" = paired ] && echo ", memorycode") or a directory of workload manifests" >&2
 			exit 64
 		fi
 		catalog_manifests=$(CDPATH='' cd -- "$CATALOG" && pwd -P)

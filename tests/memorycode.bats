@@ -113,3 +113,12 @@ tasks_state() {
 	assert_stderr_contains "paired: output in $T/b"
 	assert_equal "$(ls "$TASKS" | wc -l)" 50
 }
+
+@test "CATALOG=memorycode is a paired sample: make acceptance refuses it, and paired's usage names it among the catalogs" {
+	run --separate-stderr env CATALOG=memorycode "$REPO/pipelines/acceptance"
+	assert_exit 64
+	assert_stderr_contains "acceptance: CATALOG=memorycode is a paired sample: make paired CATALOG=memorycode"
+	run --separate-stderr env CATALOG="$T/nowhere" "$REPO/pipelines/paired"
+	assert_exit 64
+	assert_stderr_contains "paired: CATALOG=$T/nowhere is not a directory: give pc-e2e, powercontext, memorycode or a directory of workload manifests"
+}
