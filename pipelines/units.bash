@@ -1,0 +1,28 @@
+# units.bash — sourced by pipelines/acceptance and pipelines/paired: the
+# settings that send a run's workloads through pipelines/units
+# (docs/DESIGN.md §5.14), checked the same way in both.
+
+# units_settings PROG: SCHEDULER (local, slurm or unset) and RESUME (1, 0
+# or unset), or exit 64 naming PROG and the setting.
+units_settings() {
+	case ${RESUME:-} in '' | 0 | 1) ;; *)
+		echo "$1: RESUME must be 1 or empty, got '$RESUME'" >&2
+		exit 64
+		;;
+	esac
+	case ${SCHEDULER:-} in '' | local | slurm) ;; *)
+		echo "$1: SCHEDULER must be local or slurm, got '$SCHEDULER'" >&2
+		exit 64
+		;;
+	esac
+}
+
+# units_output PROG DIR: DIR made, and its absolute path on stdout; exit 1
+# naming it when this host cannot write it (every unit writes there).
+units_output() {
+	if ! mkdir -p "$2" 2>/dev/null || [ ! -w "$2" ]; then
+		echo "$1: OUTPUT $2 cannot be written on this host${SCHEDULER:+ (SCHEDULER=$SCHEDULER: every unit writes there)}" >&2
+		exit 1
+	fi
+	CDPATH='' cd -- "$2" && pwd -P
+}
