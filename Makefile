@@ -197,7 +197,7 @@ bench: all
 # where its catalog expects it, from MEMORYCODE (a checkout or a data copy;
 # pipelines/memorycode-tasks).
 memorycode-tasks: deps
-	pipelines/memorycode-tasks '$(MEMORYCODE)'
+	pipelines/memorycode-tasks '$(MEMORYCODE)' $(if $(CATALOG_ROOT),'$(CATALOG_ROOT)')
 
 # Units on Slurm (pipelines/scale): make paired SCHEDULER=slurm on a loopback
 # cluster of each of NODES sizes; a unit's wait, setup and agent time, the

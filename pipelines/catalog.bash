@@ -40,11 +40,6 @@ catalog_resolve() {
 		fi
 		source=$("$repo/pipelines/pc-powercontext" source) || exit 1
 		catalog_root=$source catalog_manifests=$source/e2e/bub/paired-tasks/memorycode
-		# pc-select refuses a task that is missing or not its pin
-		if [ ! -d "$catalog_manifests" ] ||
-			! "${bin:-$repo/bin}/pc-select" --manifests "$catalog_manifests" --root "$source" >/dev/null 2>&1; then
-			"$repo/pipelines/memorycode-tasks" "${MEMORYCODE:-}" >&2 || exit 1
-		fi
 		;;
 	*)
 		if [ ! -d "$CATALOG" ]; then
@@ -61,6 +56,14 @@ catalog_resolve() {
 			exit 64
 		fi
 		catalog_root=$(CDPATH='' cd -- "$CATALOG_ROOT" && pwd -P)
+	fi
+	# the sample's tasks, built where they are read when pc-select refuses
+	# one as missing or not its pin
+	if [ "${CATALOG:-}" = memorycode ] && { [ ! -d "$catalog_manifests" ] ||
+		! "${bin:-$repo/bin}/pc-select" --manifests "$catalog_manifests" --root "$catalog_root" \
+			--category memorycode >/dev/null 2>&1; }; then
+		"$repo/pipelines/memorycode-tasks" "${MEMORYCODE:-}" \
+			"$([ -n "${CATALOG_ROOT:-}" ] && echo "$catalog_root")" >&2 || exit 1
 	fi
 }
 

@@ -291,6 +291,9 @@ exec_peer() {
 	PEER_MARKER="pc-e2e-peer-${BATS_SUITE_TEST_NUMBER:-0}-$RANDOM$RANDOM"
 	# shellcheck disable=SC2034  # the result, read by the calling test
 	PEER_AGENT="env PEER_MODE=$mode PEER_SLEEP=120 $* '$EXEC_PYTHON' '$EXEC_PEER_SCRIPT' $PEER_MARKER"
+	# the sandbox binds a provisioned Bub's venv, never the project: the
+	# peer's venv and script are named for it
+	export PC_E2E_SANDBOX_BINDS="${EXEC_PYTHON%/bin/python}:${EXEC_PEER_SCRIPT%/*}"
 }
 
 # exec_run_bub SELECTION [PC-RUN-BUB ARGS...]: pc-run-bub --output "$OUT" on

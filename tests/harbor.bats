@@ -148,22 +148,54 @@ fake_harbor() {
 	refute_secret "$secret" "$OUT"
 }
 
-@test "harbor runner: a registry dataset goes to Harbor by name and version (the local runner cannot fetch it)" {
+# fake_registry NAME@VERSION=TASK...: Harbor's registry service faked on
+# loopback (tests/peers/fake_harbor_registry.py) serving those datasets;
+# HARBOR_SUPABASE_URL, which Harbor's registry client reads, names it.
+fake_registry() {
+	rm -f "$T/registry.url"
+	python3 "$REPO/tests/peers/fake_harbor_registry.py" "$T/registry.url" "$@" 3>&- &
+	REGISTRY_PID=$!
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $T/registry.url ]] && break
+		sleep 0.1
+	done
+	export HARBOR_SUPABASE_URL
+	HARBOR_SUPABASE_URL=$(cat "$T/registry.url")
+}
+
+@test "harbor runner: a registry dataset goes to Harbor by name and version once Harbor's registry serves it and an environment runs its image; refused before anything runs otherwise" {
 	fake_harbor
 	mkdir -p "$T/cat"
-	registry_manifest '.dataset.version = "2.0"' >"$T/cat/registry.yaml"
+	# judged by how it ran alone, so no Server need answer the remote run
+	registry_manifest '.dataset.version = "2.0" | .evaluation = {expected_execution: {"collect-all": "failed", "fail-fast": "failed"}}' \
+		>"$T/cat/registry.yaml"
 	run --separate-stderr pc-select --manifests "$T/cat" --root "$T/cat" --id registry-task
 	assert_exit 0
 	save_stdout "$T/selection.jsonl"
+	# the local runner reads registry tasks only through --registry
+	exec_run_bub "$T/selection.jsonl"
+	assert_exit 1
+	assert_stderr_contains "which the local runner reads only through --registry FILE: registry-task (terminal-bench@2.0)"
+	# Harbor's registry defines its tasks by their images, which this machine's sandbox cannot run
 	exec_run_bub "$T/selection.jsonl" --runner harbor
+	assert_exit 1
+	assert_stderr_contains "which the bubblewrap sandbox on this machine's system cannot run: registry-task (terminal-bench@2.0)"
+	# in a remote environment: refused while Harbor's registry does not serve the dataset ...
+	fake_registry terminal-bench@1.0=db-wal-recovery
+	export DAYTONA_API_KEY=daytona-key POWERCONTEXT_CLIENT_SERVER_URL=http://192.0.2.10:8000 POWERCONTEXT_CLIENT_TIMEOUT=1
+	exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona
+	assert_exit 1
+	assert_stderr_contains "Harbor's registry cannot serve terminal-bench@2.0 here" "Dataset terminal-bench@2.0 not found"
+	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
+	kill "$REGISTRY_PID"
+	# ... and handed to Harbor by name and version once it does
+	fake_registry terminal-bench@2.0=db-wal-recovery
+	exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona
+	kill "$REGISTRY_PID"
 	assert_exit 0
 	[[ $(jq -c .datasets "$(rec_r .job_dir)/fake-harbor-config.json") == '[{"name":"terminal-bench","version":"2.0","task_names":["db-wal-recovery"]}]' ]] ||
 		fail "datasets: $(jq -c .datasets "$(rec_r .job_dir)/fake-harbor-config.json")"
-	[[ $(jq -c .environment "$(rec_r .job_dir)/fake-harbor-config.json") == '{"import_path":"pc_e2e_harbor.environment:BwrapEnvironment","delete":true}' ]] ||
-		fail "environment: $(jq -c .environment "$(rec_r .job_dir)/fake-harbor-config.json")"
-	exec_run_bub "$T/selection.jsonl"
-	assert_exit 0
-	assert_contains "$(rec_r '.errors[]')" "pins a registry dataset: without --registry only the harbor runner can fetch it"
 }
 
 # local_registry: $T/registry/registry.json, a local Harbor registry whose
@@ -280,7 +312,9 @@ local_registry() {
 	sed "s#^home = .*#home = $opt/bin#" "$EXEC_HARBOR/pyvenv.cfg" >"$T/harbor/pyvenv.cfg"
 	exec_select "$ID"
 	exec_peer echo
-	POWERCONTEXT_E2E_HARBOR=$T/harbor exec_run_bub "$T/selection.jsonl" --runner harbor --agent "$PEER_AGENT"
+	# its lib/ links into the provisioned venv, which the sandbox binds only when told
+	POWERCONTEXT_E2E_HARBOR=$T/harbor PC_E2E_SANDBOX_BINDS="$PC_E2E_SANDBOX_BINDS:$EXEC_HARBOR/lib" \
+		exec_run_bub "$T/selection.jsonl" --runner harbor --agent "$PEER_AGENT"
 	[[ $(rec_r '.runner + " " + .status') == "harbor completed" ]] || fail "$(rec '{runner, status, errors}')"
 	run jq -c '[.step_results[] | .verifier_result.rewards.reward]' "$(trial_dir 0)/result.json"
 	assert_output "[1,1]"

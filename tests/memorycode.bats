@@ -5,7 +5,9 @@
 # checksum its manifest's pin; and what is refused before anything is
 # written. The dialogues come from MEMORYCODE, by default the data copy
 # beside this repository's checkout (../shared/memorycode); the tests that
-# need it skip, saying so, where there is none.
+# need it skip, saying so, where there is none. Every test builds into a
+# root of its own (CATALOG_ROOT), never the release's tree, which the other
+# suites and the sanitizer run's copy of this one read side by side.
 
 load test_helper
 
@@ -15,7 +17,8 @@ setup_file() {
 
 setup() {
 	pc_setup
-	TASKS=$("$REPO/pipelines/pc-powercontext" source)/e2e/bub/memorycode-tasks
+	mkdir -p "$T/root"
+	TASKS=$T/root/e2e/bub/memorycode-tasks
 }
 
 # memorycode: the data copy's directory, or skip.
@@ -34,11 +37,11 @@ tasks_state() {
 
 @test "make memorycode-tasks builds 1.4.1's 50 tasks from a data copy, each checksum its manifest's pin" {
 	memorycode
-	run --separate-stderr make -s memorycode-tasks MEMORYCODE="$MC"
+	run --separate-stderr make -s memorycode-tasks MEMORYCODE="$MC" CATALOG_ROOT="$T/root"
 	assert_exit 0
 	assert_output "memorycode-tasks: 50 tasks in $TASKS, every checksum its manifest's pin"
 	local manifests
-	manifests=$(dirname "$TASKS")/paired-tasks/memorycode
+	manifests=$("$REPO/pipelines/pc-powercontext" source)/e2e/bub/paired-tasks/memorycode
 	assert_equal "$(ls "$TASKS")" "$(sed -n 's/^id: //p' "$manifests"/*.yaml | sort)"
 	[[ ! -e $TASKS.partial ]] || fail "a half-built task directory is left"
 	# the recall step's gold stays in its tests, out of every instruction
@@ -54,7 +57,7 @@ tasks_state() {
 	printf ' ' >>"$T/mc/dataset/dialogue_98.json"
 	rm "$T/mc/dataset/dialogue_2.json"
 	echo '{}' >"$T/mc/dataset/dialogue_999.json"
-	run --separate-stderr "$REPO/pipelines/memorycode-tasks" "$T/mc"
+	run --separate-stderr "$REPO/pipelines/memorycode-tasks" "$T/mc" "$T/root"
 	assert_exit 1
 	assert_stderr_contains "memorycode-tasks: $T/mc/dataset/dialogue_98.json differs from MemoryCode 1ab87e1's (git blob "
 	assert_stderr_contains "memorycode-tasks: $T/mc/dataset/dialogue_2.json is missing (a dialogue PowerContext 1.4.1 pins)"
@@ -71,7 +74,7 @@ tasks_state() {
 	git -C "$T/co" -c user.name=pc-e2e -c user.email=pc-e2e@localhost commit -qm other
 	local at
 	at=$(git -C "$T/co" rev-parse HEAD)
-	run --separate-stderr "$REPO/pipelines/memorycode-tasks" "$T/co"
+	run --separate-stderr "$REPO/pipelines/memorycode-tasks" "$T/co" "$T/root"
 	assert_exit 1
 	assert_stderr_contains "memorycode-tasks: $T/co is a MemoryCode checkout at $at, not the pinned 1ab87e119b2f9a498de8075219e1c07f6041b394"
 }
@@ -102,16 +105,21 @@ tasks_state() {
 
 @test "make paired CATALOG=memorycode builds missing tasks from MEMORYCODE first; without it, says how to get MemoryCode before anything runs" {
 	memorycode
-	rm -rf "$TASKS"
-	run --separate-stderr env OUTPUT="$T/a" CATALOG=memorycode TRIALS=1 "$REPO/pipelines/paired" --id memorycode-2
+	run --separate-stderr env OUTPUT="$T/a" CATALOG=memorycode CATALOG_ROOT="$T/root" TRIALS=1 \
+		"$REPO/pipelines/paired" --id memorycode-2
 	assert_exit 1
 	assert_stderr_contains "memorycode-tasks: MEMORYCODE names no MemoryCode; get the pinned checkout with"
 	[[ ! -e $T/a ]] || fail "OUTPUT was made before the catalog was ready"
-	run --separate-stderr env OUTPUT="$T/b" CATALOG=memorycode MEMORYCODE="$MC" TRIALS=1 PC_E2E_AGENT=/bin/false \
-		"$REPO/pipelines/paired" --id memorycode-2
+	run --separate-stderr env OUTPUT="$T/b" CATALOG=memorycode CATALOG_ROOT="$T/root" MEMORYCODE="$MC" TRIALS=1 \
+		PC_E2E_AGENT=/bin/false "$REPO/pipelines/paired" --id memorycode-2
 	assert_stderr_contains "memorycode-tasks: 50 tasks in $TASKS, every checksum its manifest's pin"
 	assert_stderr_contains "paired: output in $T/b"
 	assert_equal "$(ls "$TASKS" | wc -l)" 50
+	# built and every pin matching, the catalog needs no MEMORYCODE again
+	run --separate-stderr env OUTPUT="$T/c" CATALOG=memorycode CATALOG_ROOT="$T/root" TRIALS=1 \
+		PC_E2E_AGENT=/bin/false "$REPO/pipelines/paired" --id memorycode-2
+	assert_stderr_contains "paired: output in $T/c"
+	[[ $stderr != *memorycode-tasks* ]] || fail "tasks were built again: $stderr"
 }
 
 @test "CATALOG=memorycode is a paired sample: make acceptance refuses it, and paired's usage names it among the catalogs" {
@@ -121,4 +129,44 @@ tasks_state() {
 	run --separate-stderr env CATALOG="$T/nowhere" "$REPO/pipelines/paired"
 	assert_exit 64
 	assert_stderr_contains "paired: CATALOG=$T/nowhere is not a directory: give pc-e2e, powercontext, memorycode or a directory of workload manifests"
+}
+
+# scripted_dialogue RUNNER: memorycode-1 (one mentoring session) paired on
+# RUNNER with the scripted model, one trial; the tasks built first when a
+# data copy is there. Its recall turn first looks around the sandbox for
+# the grader's files and PowerContext's settings, as a curious agent would.
+scripted_dialogue() {
+	[[ -z ${PC_SANITIZED:-} ]] || skip "a paired run through real Bub: its C is covered by paired-run.bats"
+	memorycode
+	run --separate-stderr env OUTPUT="$T/out" CATALOG=memorycode CATALOG_ROOT="$T/root" MEMORYCODE="$MC" TRIALS=1 \
+		MODEL=scripted RUNNER="$1" "$REPO/pipelines/paired" --id memorycode-1
+	assert_exit 0
+}
+
+# assert_graded: the grader, not the script, decided each arm, and its
+# counts are kept under harbor.rewards; the step table has every session.
+assert_graded() {
+	local arm
+	for arm in off on; do
+		jq -c '[.outcome, .harbor.rewards.reward, .harbor.rewards.applicable_checks, .harbor.rewards.passed_checks]' \
+			"$T/out/memorycode-1/trial-1/$arm/observation.json" >"$T/$arm.graded"
+	done
+	assert_equal "$(cat "$T/off.graded")" '["failed",0,2,0]'
+	assert_equal "$(cat "$T/on.graded")" '["passed",1,2,2]'
+	grep -q '^| session-1 | ON | 1 |' "$T/out/report.md" || fail "no session-1 row: $(cat "$T/out/report.md")"
+	grep -q '^| recall | OFF | 1 |' "$T/out/report.md" || fail "no recall row"
+}
+
+@test "memorycode-1 on the local runner: OFF fails and ON passes by the grader; no session and no Source holds the gold; OFF sees no PowerContext" {
+	scripted_dialogue local
+	assert_graded
+	run "$REPO/tests/bin/gold-leak-check" "$T/out" "$TASKS"
+	assert_success
+}
+
+@test "memorycode-1 on the Harbor runner: the same, through the real Harbor CLI" {
+	scripted_dialogue harbor
+	assert_graded
+	run "$REPO/tests/bin/gold-leak-check" "$T/out" "$TASKS"
+	assert_success
 }

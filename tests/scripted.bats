@@ -185,6 +185,24 @@ $recall?" '[{role: "system", content: "Bub"}, {role: "user", content: $u}]')")"
 		related: [{item_id: "candidate:0", text: "other"}, {item_id: "artifact:9", text: $t}], evidence: $e} | tojson)}]}')"
 	[[ $(jq -c '.choices[0].message.content | fromjson | [.action, .compared_ids, .target_ids]' <<<"$output") == \
 		'["noop",["candidate:0","artifact:9"],["artifact:9"]]' ]] || fail "noop: $output"
+	# a proposal whose rule revises a related published item's text revises
+	# it (memorycode-145's updated guideline); unpublished, it is created
+	local rule old_text new_text related
+	rule=$(jq -c '[.extraction[] | select(.revises)][0]' "$SCRIPTS/memorycode-145.json")
+	old_text=$(jq -r .revises <<<"$rule") new_text=$(jq -r .text <<<"$rule")
+	for refs in '[{"artifact_id":"art_1"}]' '[]'; do
+		related=$(jq -nc --arg t "$old_text" --argjson r "$refs" '[{item_id: "artifact:3", text: $t, original_refs: $r}]')
+		chat "$(jq -nc --arg t "$new_text" --argjson rel "$related" --argjson e "$evidence" '{model: "pc-e2e-scripted/extractor",
+			messages: [{role: "user", content: ({proposal: {item_id: "candidate:0", kind: "constraint", text: $t,
+			evidence_ids: ["source:2"]}, related: $rel, evidence: $e} | tojson)}]}')"
+		output=$(jq -c '.choices[0].message.content | fromjson | [.action, .target_ids, .content.text == $t, .evidence_ids]' \
+			--arg t "$new_text" <<<"$output")
+		if [[ $refs == '[]' ]]; then
+			[[ $output == '["create",[],true,["source:2"]]' ]] || fail "unpublished: $output"
+		else
+			[[ $output == '["revise",["artifact:3"],true,["source:2"]]' ]] || fail "revise: $output"
+		fi
+	done
 	chat '{"model":"pc-e2e-scripted/extractor","messages":[{"role":"user","content":"{\"no\": 1}"}]}'
 	[[ $status_code == 422 && $output == *'not a generation request the scripts know'* ]] || fail "unknown request: $output"
 }

@@ -16,6 +16,7 @@
 #include "pcclient.h"
 #include "proc.h"
 #include "runners.h"
+#include "sandbox.h"
 #include "stage.h"
 #include "text.h"
 #include "workload.h"
@@ -29,6 +30,7 @@ struct fleet_holdings {
 	struct pc_api api;
 	char *api_error; /* why api is unknown, or NULL */
 	char *project, *outdir, *commit;
+	char *sandbox_binds;
 };
 
 /* The PowerContext under test as replays name it: what the provisioning
@@ -206,7 +208,8 @@ static int run_units(const struct fleet *f, int *worker)
  * client: the paired Server's checks and the OFF arm's agent, the agent,
  * what the runner checks, and the output directory; -1 with e.  Workloads
  * --unrun records need neither the Server nor the runner. */
-static int prepare(struct fleet_holdings *h, const struct run_bub_options *o, struct pc_err *e)
+static int prepare(struct fleet_holdings *h, const struct run_bub_options *o, jv selections,
+		   struct pc_err *e)
 {
 	const struct runner *runner = o->runner;
 	int runs = !o->unrun;
@@ -216,12 +219,15 @@ static int prepare(struct fleet_holdings *h, const struct run_bub_options *o, st
 			   agent_resolve_off(o->agent, &h->agent_off, e) != 0)) ||
 	    agent_resolve(o->agent, &h->agent, e) != 0 ||
 	    (runs && runner->check &&
-	     runner->check(o, &h->client, h->project, &h->agent, e) != 0) ||
+	     runner->check(o, &h->client, h->project, &h->agent, selections, e) != 0) ||
 	    !(h->outdir = output_dir(o, e)))
 		return -1;
 	/* once per run: a Server that cannot say what it is fails every Memory workload */
 	if (runs && pc_api_detect(&h->client, &h->api, e) != 0)
 		h->api_error = pc_xstrdup(e->msg);
+	const char *venvs[] = { h->agent.bub_dir, o->trials ? h->agent_off.bub_dir : NULL };
+	h->sandbox_binds = sandbox_binds(venvs, sizeof venvs / sizeof *venvs,
+					 getenv("PC_E2E_SANDBOX_BINDS"));
 	return 0;
 }
 
@@ -243,6 +249,7 @@ static int run_prepared(struct fleet_holdings *h, const struct run_bub_options *
 		.api = known,
 		.api_error = h->api_error,
 		.project = h->project,
+		.sandbox_binds = h->sandbox_binds,
 		.outdir = h->outdir,
 		.commit = h->commit,
 		.agent = &h->agent,
@@ -273,12 +280,14 @@ int fleet_run(const struct run_bub_options *o, const struct redactor *red, jv se
 
 	if (pc_client_init(&h.client, environ, &e) != 0)
 		return stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
-	int status = prepare(&h, o, &e) == 0 ? run_prepared(&h, o, red, selections)
-					     : stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+	int status = prepare(&h, o, selections, &e) == 0
+			     ? run_prepared(&h, o, red, selections)
+			     : stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	pc_client_free(&h.client);
 	pc_api_free(&h.api);
 	free(h.api_error);
 	free(h.project);
+	free(h.sandbox_binds);
 	agent_free(&h.agent);
 	agent_free(&h.agent_off);
 	free(h.outdir);

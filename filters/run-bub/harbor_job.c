@@ -35,10 +35,8 @@
 
 /* beyond the task's own timeouts: environment and agent set-up, Harbor's start */
 #define HARBOR_SLACK_S 600
-/* Harbor's credential checks read the environment and files, nothing remote */
-#define PREFLIGHT_TIMEOUT_MS 60000
 
-static const char *harbor_venv(void)
+const char *harbor_venv(void)
 {
 	const char *dir = getenv("POWERCONTEXT_E2E_HARBOR");
 
@@ -90,20 +88,28 @@ static char *invocations_json(const struct workload_run *r)
 /* Harbor's environment: what it needs to run and to find pc-e2e's classes,
  * never the rest of this process's (secrets included).  A remote type's
  * credentials are its <TYPE>_* variables (DAYTONA_API_KEY, E2B_API_KEY, …). */
-static void harbor_env(const char *project, const char *type, struct envv *env)
+void harbor_env(const char *project, const char *binds, const char *type, struct envv *env)
 {
 	static const char *const passed[] = { "PATH", "HOME", "TMPDIR", "LANG", "LC_ALL" };
 	char *pythonpath = io_join(project, "python");
 
 	for (size_t i = 0; i < sizeof passed / sizeof *passed; i++)
 		env_forward(env, passed[i]);
+	/* Harbor's own settings (its registry's HARBOR_SUPABASE_URL, …), but
+	 * never its telemetry */
+	env_forward_prefix(env, "HARBOR_");
 	env_set(env, "HARBOR_TELEMETRY", "0");
 	env_set(env, "LITELLM_LOCAL_MODEL_COST_MAP", "True");
 	env_set(env, "PYTHONDONTWRITEBYTECODE", "1");
 	env_set(env, "PYTHONPATH", pythonpath);
 	env_set(env, "PC_E2E_PROJECT", project);
 	env_set(env, "PC_E2E_HARBOR_VENV", harbor_venv());
-	char *base = sandbox_base_json(project, getenv("PC_E2E_SANDBOX_BINDS"));
+	/* Harbor's runner venv is bound at /opt/harbor-acp-venv; the
+	 * interpreter it links to must be there too */
+	const char *runner_venv[] = { harbor_venv() };
+	char *all = sandbox_binds(runner_venv, 1, binds);
+	char *base = sandbox_base_json(all);
+	free(all);
 	env_set(env, "PC_E2E_SANDBOX_BASE", base);
 	free(base);
 	if (type) {
@@ -127,7 +133,7 @@ static void trim_end(char *text, size_t *len)
 
 /* Run argv for up to timeout_ms with its output (stdout and stderr) in
  * *output; rc: -1 it could not run or timed out, else its exit status. */
-static int run_quietly(char *const argv[], char *const env[], long timeout_ms, char **output,
+int harbor_run_quietly(char *const argv[], char *const env[], long timeout_ms, char **output,
 		       struct pc_err *e)
 {
 	char *log = text_fmt("%s/pc-harbor-XXXXXX", io_tmpdir());
@@ -254,7 +260,7 @@ static int run_harbor(const struct workload_run *r, const char *task_dir, const 
 	int rc = 0;
 
 	char *agent = agent_env_json(r);
-	harbor_env(r->fleet->project, r->fleet->o->harbor_env, &env);
+	harbor_env(r->fleet->project, r->fleet->sandbox_binds, r->fleet->o->harbor_env, &env);
 	settle_plugin(r, job_dir, argv, 4, &env, kwargs);
 	env_set(&env, "PC_E2E_HARBOR_AGENT_ENV", agent);
 	free(agent);
@@ -430,56 +436,4 @@ struct runner_result harbor_runner_run(struct workload_run *r, const char *task_
 	free(config);
 	free(private);
 	return res;
-}
-
-/* Harbor is there, and a remote environment has what it needs: Harbor's own
- * credential check for that type, a Server it can reach, and a provisioned
- * Bub to install there. */
-int harbor_runner_check(const struct run_bub_options *o, const struct pc_client *c,
-			const char *project, const struct agent *agent, struct pc_err *e)
-{
-	const char *venv = harbor_venv();
-
-	if (!venv)
-		return pc_fail(
-			e,
-			"the harbor runner needs POWERCONTEXT_E2E_HARBOR: the Harbor venv that pipelines/pc-powercontext harbor provides");
-	/* Harbor runs in the job directory, and its sandboxes bind the venv */
-	if (venv[0] != '/')
-		return pc_fail(e, "POWERCONTEXT_E2E_HARBOR=%s must be an absolute path", venv);
-	char *harbor = io_join(venv, "bin/harbor");
-	int rc = access(harbor, X_OK) == 0
-			 ? 0
-			 : pc_fail_errno(e, "POWERCONTEXT_E2E_HARBOR=%s: no %s", venv, harbor);
-	free(harbor);
-	if (rc != 0 || !o->harbor_env)
-		return rc;
-	if (!agent->bub_dir)
-		return pc_fail(
-			e,
-			"--harbor-env %s installs the provisioned Bub inside the sandbox: set POWERCONTEXT_E2E_BUB (pipelines/pc-powercontext bub); an agent command cannot be installed there",
-			o->harbor_env);
-	if (pc_url_is_loopback(c->base_url))
-		return pc_fail(
-			e,
-			"--harbor-env %s: the Server at %s is on this machine's loopback, which a %s sandbox cannot reach; set POWERCONTEXT_CLIENT_SERVER_URL to an address it can",
-			o->harbor_env, c->base_url, o->harbor_env);
-	char *python = io_join(venv, "bin/python");
-	char *const argv[] = { python, "-m", "pc_e2e_harbor.preflight", (char *)o->harbor_env,
-			       NULL };
-	char *output = NULL;
-	struct envv env = { NULL, 0 };
-	/* what Harbor itself will see */
-	harbor_env(project, o->harbor_env, &env);
-	rc = run_quietly(argv, env.v, PREFLIGHT_TIMEOUT_MS, &output, e);
-	env_free(&env);
-	if (rc > 0)
-		rc = pc_fail(e, "--harbor-env %s: %s", o->harbor_env,
-			     output && *output ? output
-					       : "Harbor's preflight failed and said nothing");
-	else if (rc < 0)
-		pc_wrap(e, "--harbor-env %s: ", o->harbor_env);
-	free(output);
-	free(python);
-	return rc;
 }

@@ -5,15 +5,24 @@
 #ifndef PC_RUN_BUB_HARBOR_JOB_H
 #define PC_RUN_BUB_HARBOR_JOB_H
 
+#include "agent.h"
 #include "err.h"
-#include "pcclient.h"
 #include "run.h"
 
-/* The runner's check (runners.h): Harbor is there, and a remote
- * environment has what it needs: Harbor's own credential check for that
- * type, a Server it can reach, and a provisioned Bub to install there. */
-int harbor_runner_check(const struct run_bub_options *o, const struct pc_client *c,
-			const char *project, const struct agent *agent, struct pc_err *e);
+/* The Harbor venv ($POWERCONTEXT_E2E_HARBOR), or NULL. */
+const char *harbor_venv(void);
+
+/* Harbor's environment in env: what it needs to run and to find pc-e2e's
+ * classes in project, its own HARBOR_* settings, the sandbox base over binds
+ * (sandbox.h; NULL for a remote environment's checks) and a remote type's
+ * credentials, never the rest of this process's (secrets included). */
+void harbor_env(const char *project, const char *binds, const char *type, struct envv *env);
+
+/* Run argv for up to timeout_ms with its output (stdout and stderr) in
+ * *output; -1 with e when it could not run or timed out, else its exit
+ * status. */
+int harbor_run_quietly(char *const argv[], char *const env[], long timeout_ms, char **output,
+		       struct pc_err *e);
 
 /* The runner's execute (runners.h): one Harbor job, its JobConfig, `harbor
  * run`, and the trial it wrote. */

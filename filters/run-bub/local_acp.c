@@ -22,8 +22,8 @@ static char **agent_argv(const struct workload_run *r, const struct step_paths *
 {
 	char *script = text_fmt("exec %s </run/acp/in >/run/acp/out", r->agent->command);
 	char *const cmd[] = { "sh", "-c", script, NULL };
-	struct sandbox sb = { r->fleet->project, sp->agent, sp->verifier, NULL, sp->workspace,
-			      getenv("PC_E2E_SANDBOX_BINDS"), acp_dir };
+	struct sandbox sb = { r->fleet->sandbox_binds, sp->agent, sp->verifier, NULL,
+			      sp->workspace, acp_dir };
 	char **argv = sandbox_argv(&sb, cmd);
 
 	free(script);
@@ -95,13 +95,8 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms,
 		jv_free(arg);
 	}
 	cmd[k] = NULL;
-	struct sandbox sb = { t->r->fleet->project,
-			      t->sp->agent,
-			      t->sp->verifier,
-			      NULL,
-			      t->sp->workspace,
-			      getenv("PC_E2E_SANDBOX_BINDS"),
-			      NULL };
+	struct sandbox sb = { t->r->fleet->sandbox_binds, t->sp->agent, t->sp->verifier, NULL,
+			      t->sp->workspace, NULL };
 	char **argv = sandbox_argv(&sb, cmd);
 	char *log = text_fmt("%s/terminal-%d.txt", t->sp->agent, ++t->used);
 	int rc = 0;

@@ -134,8 +134,8 @@ static jv run_verifier(const struct workload_run *r, const char *task_dir, const
 	if (stage_tests(task_dir, step, sp->tests, &e) != 0)
 		type = "AddTestsDirError";
 	else {
-		struct sandbox sb = { r->fleet->project, sp->agent, sp->verifier, sp->tests,
-				      sp->workspace, getenv("PC_E2E_SANDBOX_BINDS"), NULL };
+		struct sandbox sb = { r->fleet->sandbox_binds, sp->agent, sp->verifier, sp->tests,
+				      sp->workspace, NULL };
 		char **argv = sandbox_argv(&sb, cmd);
 		/* none of pc-run-bub's environment, secrets included, as under Harbor */
 		struct envv env = { NULL, 0 };

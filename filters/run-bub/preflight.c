@@ -4,11 +4,15 @@
 #include "batch.h"
 #include "docs.h"
 #include "hosts.h"
+#include "io.h"
 #include "json.h"
 #include "paired.h"
 #include "pcclient.h"
 #include "preflight.h"
+#include "registry.h"
+#include "runners.h"
 #include "text.h"
+#include "toml.h"
 #include "workload.h"
 
 /* Paired workloads compare a run without PowerContext with one with it: a
@@ -87,9 +91,98 @@ static int check_models(const struct run_bub_options *o, jv selections, struct p
 	return rc;
 }
 
+/* The Docker image a registry dataset's task runs in, malloc'd into *image:
+ * through --registry, its task.toml's environment.docker_image ("" for none:
+ * it runs on this machine's system, as a path dataset's task does); from
+ * Harbor's own registry, whose tasks are defined by their images and cannot
+ * be read before a run fetches them, what says so.  -1 with e when
+ * --registry cannot find the task or its task.toml cannot be read. */
+static int task_image(const struct run_bub_options *o, jv dataset, char **image, struct pc_err *e)
+{
+	char *dir = NULL;
+	jv doc = jv_null();
+
+	*image = NULL;
+	if (!o->registry) {
+		*image = pc_xstrdup("Harbor's registry");
+		return 0;
+	}
+	if (registry_task_dir(o->registry, dataset, &dir, e) != 0)
+		return -1;
+	char *path = io_join(dir, "task.toml");
+	int rc = toml_load(path, &doc, e);
+	if (rc == 0) {
+		jv name = json_at(doc, "environment.docker_image");
+		int named = jv_get_kind(name) == JV_KIND_STRING;
+		*image = pc_xstrdup(named ? jv_string_value(name) : "");
+		jv_free(name);
+	}
+	jv_free(doc);
+	free(path);
+	free(dir);
+	return rc;
+}
+
+/* When the task of workload id (a registry dataset's) runs in a Docker
+ * image, "id (name@version[, image I])" added to list.  A task --registry
+ * cannot find is left to its run, whose record names the registry and the
+ * dataset, as every such failure does. */
+static void note_image(const struct run_bub_options *o, jv dataset, const char *id,
+		       struct sbuf *list)
+{
+	char *image = NULL;
+	struct pc_err e;
+
+	if (task_image(o, dataset, &image, &e) == 0 && *image)
+		sbuf_addf(list, "%s%s (%s@%s%s%s)", list->len ? ", " : "", id,
+			  json_str(dataset, "name"), json_str(dataset, "version"),
+			  o->registry ? ", image " : "", o->registry ? image : "");
+	free(image);
+}
+
+/* A registry dataset's task runs where its image is: the local runner reads
+ * one only through --registry, and a task that runs in a Docker image needs
+ * an environment that runs images (Harbor's, --harbor-env), never the
+ * bubblewrap sandbox on this machine's system. */
+static int check_registry_tasks(const struct run_bub_options *o, jv selections, struct pc_err *e)
+{
+	struct sbuf unfetched = { 0 }, imaged = { 0 };
+	int rc = 0, runs_images = o->harbor_env && o->runner->harbor_environments;
+
+	jv_array_foreach(selections, i, sel) {
+		jv dataset = json_at(sel, "workload.dataset"), id = json_at(sel, "workload.id");
+		const char *name = json_str(dataset, "name");
+		if (name && !o->registry && !o->runner->harbor_environments)
+			sbuf_addf(&unfetched, "%s%s (%s@%s)", unfetched.len ? ", " : "",
+				  jv_string_value(id), name, json_str(dataset, "version"));
+		else if (name && !runs_images)
+			note_image(o, dataset, jv_string_value(id), &imaged);
+		jv_free(dataset);
+		jv_free(id);
+		jv_free(sel);
+	}
+	char *fetch = sbuf_take(&unfetched), *images = sbuf_take(&imaged);
+	if (*fetch)
+		rc = pc_fail(
+			e,
+			"these workloads pin a dataset of Harbor's registry, which the %s runner reads only through --registry FILE: %s; give --registry FILE listing it, or --runner harbor to fetch it",
+			o->runner->name, fetch);
+	else if (*images)
+		rc = pc_fail(
+			e,
+			"these workloads' tasks run in a Docker image (each task of Harbor's registry is defined by one; through --registry, its task.toml's docker_image names it), which the %s sandbox on this machine's system cannot run: %s; give --runner harbor --harbor-env docker (a Docker daemon) or a remote environment (--harbor-env daytona, e2b, modal, ...)",
+			o->harbor_env ? o->harbor_env : "bubblewrap", images);
+	free(fetch);
+	free(images);
+	return rc;
+}
+
 int preflight_check(const struct run_bub_options *o, jv selections, struct pc_err *e)
 {
 	if (check_pairing(o, selections, e) != 0 || check_models(o, selections, e) != 0)
+		return -1;
+	/* a plan runs nothing, and an unrun record needs no task */
+	if (!o->plan && !o->unrun && check_registry_tasks(o, selections, e) != 0)
 		return -1;
 	return batch_check(selections, e);
 }

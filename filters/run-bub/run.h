@@ -51,11 +51,12 @@ struct fleet {
 	const struct run_bub_options *o;
 	const struct redactor *red;
 	const struct pc_client *client;
-	const struct pc_api *api; /* NULL: the Server could not say what it is */
-	const char *api_error;    /* why, when api is NULL */
-	const char *project;      /* the repository holding this binary */
-	const char *outdir;       /* --output, absolute */
-	const char *commit;       /* the PowerContext under test, as replays name it */
+	const struct pc_api *api;  /* NULL: the Server could not say what it is */
+	const char *api_error;     /* why, when api is NULL */
+	const char *project;       /* the repository holding this binary */
+	const char *sandbox_binds; /* sandbox_binds() of both arms' agents */
+	const char *outdir;        /* --output, absolute */
+	const char *commit;        /* the PowerContext under test, as replays name it */
 	const struct agent *agent;
 	/* the paired OFF arm's agent: the same host without PowerContext's
 	 * plugin; NULL without --paired */

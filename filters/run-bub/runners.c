@@ -2,15 +2,16 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "harbor_check.h"
 #include "harbor_job.h"
 #include "local.h"
 #include "runners.h"
 
 /* clang-format off */
 const struct runner runners[] = {
-	{ "local",  NULL,                local_runner_run },
-	{ "harbor", harbor_runner_check, harbor_runner_run },
-	{ NULL,     NULL,                NULL },
+	{ "local",  0, NULL,                local_runner_run },
+	{ "harbor", 1, harbor_runner_check, harbor_runner_run },
+	{ NULL,     0, NULL,                NULL },
 };
 /* clang-format on */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "io.h"
 #include "text.h"
 
 struct argv_builder {
@@ -49,11 +50,57 @@ static void add_opt(struct argv_builder *b)
 		free(names);
 }
 
+/* The interpreter a venv runs on: the directory above its pyvenv.cfg's
+ * "home = DIR/bin" (the path its bin/python links through), or NULL. */
+static char *venv_interpreter(const char *venv)
+{
+	char *cfg = io_join(venv, "pyvenv.cfg"), *text = NULL, *home = NULL;
+	size_t len;
+	struct pc_err e;
+
+	if (io_read_text(cfg, &text, &len, &e) == 0)
+		for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && !home;
+		     line = strtok_r(NULL, "\n", &save)) {
+			int at = -1;
+			if (sscanf(line, " home =%n", &at) != 0 || at < 0)
+				continue;
+			const char *value = line + at;
+			size_t n = text_strip(&value, strlen(value));
+			if (n > 4 && !strncmp(value + n - 4, "/bin", 4))
+				home = text_fmt("%.*s", (int)(n - 4), value);
+		}
+	free(text);
+	free(cfg);
+	return home;
+}
+
+static void add_bind(struct sbuf *out, const char *path)
+{
+	if (path && *path)
+		sbuf_addf(out, "%s%s", out->len ? ":" : "", path);
+}
+
+char *sandbox_binds(const char *const venvs[], size_t n, const char *more)
+{
+	struct sbuf out = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		if (!venvs[i])
+			continue;
+		char *interpreter = venv_interpreter(venvs[i]);
+		add_bind(&out, venvs[i]);
+		add_bind(&out, interpreter);
+		free(interpreter);
+	}
+	add_bind(&out, more);
+	return out.len ? sbuf_take(&out) : pc_xstrdup("");
+}
+
 /* What every sandbox of either runner binds from this machine: a fresh
  * tmpfs root and /tmp, the system read-only (/opt's entries too: a Python
  * that pipelines/pc-python found there is what the venvs' interpreters
- * point at), the project read-only at its own path and the extra binds. */
-static void add_base(struct argv_builder *b, const char *project, const char *extra_binds)
+ * point at) and the binds, read-only at their own paths. */
+static void add_base(struct argv_builder *b, const char *binds)
 {
 	static const char *const links[][2] = {
 		{ "usr/bin", "/bin" },
@@ -75,9 +122,8 @@ static void add_base(struct argv_builder *b, const char *project, const char *ex
 		add3(b, "--symlink", links[i][0], links[i][1]);
 	add3(b, "--ro-bind", "/etc", "/etc");
 	add_opt(b);
-	add3(b, "--ro-bind", project, project);
-	if (extra_binds && *extra_binds) {
-		char *copy = pc_xstrdup(extra_binds), *save = NULL;
+	if (binds && *binds) {
+		char *copy = pc_xstrdup(binds), *save = NULL;
 		for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save))
 			add3(b, "--ro-bind-try", p, p);
 		free(copy);
@@ -86,12 +132,12 @@ static void add_base(struct argv_builder *b, const char *project, const char *ex
 	add3(b, "--proc", "/proc", NULL);
 }
 
-char *sandbox_base_json(const char *project, const char *extra_binds)
+char *sandbox_base_json(const char *binds)
 {
 	struct argv_builder b = { NULL, 0 };
 	jv args = jv_array();
 
-	add_base(&b, project, extra_binds);
+	add_base(&b, binds);
 	for (char **a = b.v; a && *a; a++)
 		args = jv_array_append(args, jv_string(*a));
 	sandbox_argv_free(b.v);
@@ -106,7 +152,7 @@ char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
 	struct argv_builder b = { NULL, 0 };
 
 	add(&b, "bwrap");
-	add_base(&b, sb->project, sb->extra_binds);
+	add_base(&b, sb->binds);
 	add3(&b, "--dir", "/logs", NULL);
 	add3(&b, "--bind", sb->agent_dir, "/logs/agent");
 	add3(&b, "--bind", sb->verifier_dir, "/logs/verifier");

@@ -1,9 +1,10 @@
 """A Harbor environment that runs every command in a bubblewrap sandbox on this machine.
 
 There is no container image: the sandbox binds from this machine exactly what the local runner's does
-(PC_E2E_SANDBOX_BASE, built by pc-run-bub: /usr, /etc and /opt read-only, the pc-e2e project with its
-provisioned Python, Bub and Harbor read-only at its own path), and writable directories of the trial at
-the paths Harbor expects. The network is shared, so the agent reaches the Server on loopback. Each
+(PC_E2E_SANDBOX_BASE, built by pc-run-bub: /usr, /etc and /opt read-only, the provisioned Bub's venvs
+and the interpreter they and the Harbor venv link to read-only at their own paths, never the project,
+whose catalogs hold every task's tests), and writable directories of the trial at the paths Harbor
+expects. The network is shared, so the agent reaches the Server on loopback. Each
 exec gets a fresh /tmp and its own PID namespace, so a timeout takes down everything the command started.
 """
 

@@ -1,10 +1,11 @@
 """Build a release's MemoryCode tasks with that release's own generator, and check them against its pins.
 
-usage: python -m pc_e2e_memorycode.build GENERATOR DATASET
+usage: python -m pc_e2e_memorycode.build GENERATOR DATASET [ROOT]
 
 GENERATOR is the release's e2e/bub/scripts/memorycode_tasks.py, run from the release's own source tree (its
 powercontext_e2e on PYTHONPATH, Harbor installed), DATASET the dialogues' directory, already checked by
-pipelines/memorycode-tasks. The generator's own entry point asks git for a checkout's revision, which a data copy
+pipelines/memorycode-tasks, ROOT the directory the tasks' dataset path resolves against (default: the release's
+source tree). The generator's own entry point asks git for a checkout's revision, which a data copy
 cannot answer, so this calls its parts: its manifests' pins, its write_task and Harbor's Task checksum, for every
 dialogue the manifests name. The tasks are written beside the generator's task directory first and take its place
 only when every checksum equals its pin: a refused build leaves the earlier tasks as they were.
@@ -45,11 +46,11 @@ def build(generator, dataset: Path, work: Path) -> list[str]:
 
 
 def main() -> int:
-    if len(sys.argv) != 3:
-        print("usage: python -m pc_e2e_memorycode.build GENERATOR DATASET", file=sys.stderr)
+    if len(sys.argv) not in (3, 4):
+        print("usage: python -m pc_e2e_memorycode.build GENERATOR DATASET [ROOT]", file=sys.stderr)
         return 64
     generator = load_generator(Path(sys.argv[1]))
-    tasks = generator.REPOSITORY / generator.TASKS
+    tasks = Path(sys.argv[3] if len(sys.argv) == 4 else generator.REPOSITORY) / generator.TASKS
     work = tasks.with_name(tasks.name + ".partial")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
