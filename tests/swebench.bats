@@ -61,7 +61,7 @@ select_swebench() {
 	[[ ! -e $T/out ]] || fail "an output was made"
 }
 
-@test "--registry FILE: a task whose task.toml names a docker_image is refused naming the image; a registry without the dataset is refused naming both" {
+@test "--registry FILE: a task whose task.toml names a docker_image is refused naming the image; one the registry lacks is left to its record" {
 	select_swebench --id "$ANSIBLE"
 	local task_id
 	task_id=$(jq -r .workload.dataset.task_id "$T/swe.jsonl")
@@ -73,11 +73,15 @@ select_swebench() {
 	run --separate-stderr pc-run-bub --paired --trials 1 --registry "$T/reg/registry.json" --output "$T/out" <"$T/swe.jsonl"
 	assert_exit 1
 	assert_stderr_contains "which the bubblewrap sandbox on this machine's system cannot run: $ANSIBLE ($DATASET, image sweap-images:ansible)"
+	[[ ! -e $T/out ]] || fail "an output was made"
+	# a registry without the dataset says nothing of an image: the run's
+	# record names the registry and the dataset (harbor.bats), here after
+	# the Server check, as no Server answers
 	jq '.[0].name = "another"' "$T/reg/registry.json" >"$T/reg/other.json"
 	run --separate-stderr pc-run-bub --paired --trials 1 --registry "$T/reg/other.json" --output "$T/out" <"$T/swe.jsonl"
 	assert_exit 1
-	assert_stderr_contains "$T/reg/other.json" "swebenchpro"
-	[[ ! -e $T/out ]] || fail "an output was made"
+	refute_stderr_contains "Docker image"
+	assert_stderr_contains "cannot reach PowerContext"
 }
 
 @test "Harbor's registry out of reach: a registry dataset on the harbor runner is refused before anything runs, naming the dataset and Harbor's reason" {
