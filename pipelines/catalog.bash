@@ -62,8 +62,7 @@ catalog_resolve() {
 	if [ "${CATALOG:-}" = memorycode ] && { [ ! -d "$catalog_manifests" ] ||
 		! "${bin:-$repo/bin}/pc-select" --manifests "$catalog_manifests" --root "$catalog_root" \
 			--category memorycode >/dev/null 2>&1; }; then
-		"$repo/pipelines/memorycode-tasks" "${MEMORYCODE:-}" \
-			"$([ -n "${CATALOG_ROOT:-}" ] && echo "$catalog_root")" >&2 || exit 1
+		"$repo/pipelines/memorycode-tasks" "${MEMORYCODE:-}" ${CATALOG_ROOT:+"$catalog_root"} >&2 || exit 1
 	fi
 }
 

@@ -24,11 +24,14 @@ teardown_file() {
 	exec_teardown_file
 }
 
-# An /opt entry a test made (root only), removed whatever the test did.
+# An /opt entry a test made (root only) and a fake registry it started,
+# removed and stopped whatever the test did.
 OPT_ENTRY=
+REGISTRY_PID=
 
 teardown() {
 	[[ -z $OPT_ENTRY ]] || rm -f "$OPT_ENTRY"
+	[[ -z $REGISTRY_PID ]] || kill "$REGISTRY_PID" 2>/dev/null || true
 }
 
 setup() {
@@ -192,7 +195,6 @@ fake_registry() {
 	# ... and handed to Harbor by name and version once it does
 	fake_registry terminal-bench@2.0=db-wal-recovery
 	exec_run_bub "$T/selection.jsonl" --runner harbor --harbor-env daytona
-	kill "$REGISTRY_PID"
 	assert_exit 0
 	[[ $(jq -c .datasets "$(rec_r .job_dir)/fake-harbor-config.json") == '[{"name":"terminal-bench","version":"2.0","task_names":["db-wal-recovery"]}]' ]] ||
 		fail "datasets: $(jq -c .datasets "$(rec_r .job_dir)/fake-harbor-config.json")"

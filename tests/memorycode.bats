@@ -51,9 +51,12 @@ tasks_state() {
 
 @test "an edited, a missing or an extra dialogue in a data copy is refused, naming each file; nothing is written" {
 	memorycode
+	# tasks built before: the refusal must leave them as they are
+	"$REPO/pipelines/memorycode-tasks" "$MC" "$T/root" >/dev/null
 	cp -a "$MC" "$T/mc"
 	local before
 	before=$(tasks_state)
+	[[ $before != none ]] || fail "no tasks were built to compare"
 	printf ' ' >>"$T/mc/dataset/dialogue_98.json"
 	rm "$T/mc/dataset/dialogue_2.json"
 	echo '{}' >"$T/mc/dataset/dialogue_999.json"

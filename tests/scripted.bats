@@ -203,6 +203,14 @@ $recall?" '[{role: "system", content: "Bub"}, {role: "user", content: $u}]')")"
 			[[ $output == '["revise",["artifact:3"],true,["source:2"]]' ]] || fail "revise: $output"
 		fi
 	done
+	# a revises that names no rule's text is refused when the scripts load
+	mkdir -p "$T/bad-scripts"
+	jq '(.extraction[] | select(.revises)).revises = "a guideline nobody gave"' "$SCRIPTS/memorycode-145.json" \
+		>"$T/bad-scripts/memorycode-145.json"
+	run python3 "$REPO/pipelines/scripted-model" "$T/bad-scripts" "$T/bad.url" "$T/bad.jsonl"
+	assert_failure
+	assert_output --partial "memorycode-145.json: a rule revises 'a guideline nobody gave', which no rule's text is"
+	[[ ! -e $T/bad.url ]] || fail "the scripted model served a bad script"
 	chat '{"model":"pc-e2e-scripted/extractor","messages":[{"role":"user","content":"{\"no\": 1}"}]}'
 	[[ $status_code == 422 && $output == *'not a generation request the scripts know'* ]] || fail "unknown request: $output"
 }

@@ -48,6 +48,11 @@ select_swebench() {
 	assert_stdout_empty
 	assert_stderr_contains "pc-run-bub: these workloads pin a dataset of Harbor's registry, which the local runner reads only through --registry FILE: $ANSIBLE ($DATASET); give --registry FILE listing it, or --runner harbor to fetch it"
 	[[ ! -e $T/out ]] || fail "an output was made"
+	# a dataset that pins no version (Harbor takes its newest) is named alone
+	jq -c '.workload.dataset.version = null' "$T/swe.jsonl" >"$T/unversioned.jsonl"
+	run --separate-stderr pc-run-bub --paired --trials 1 --output "$T/out" <"$T/unversioned.jsonl"
+	assert_exit 1
+	assert_stderr_contains "only through --registry FILE: $ANSIBLE (swebenchpro); give"
 }
 
 @test "the harbor runner on this machine's sandbox is refused before any arm: the tasks run in Docker images" {

@@ -31,8 +31,8 @@ static int harbor_python(const char *project, const char *type, char *const args
 	argv[n + 2] = NULL;
 	char *output = NULL;
 	struct envv env = { NULL, 0 };
-	/* what Harbor itself will see, but for the sandbox binds, which no
-	 * check uses */
+	/* what Harbor itself will see, but for the agents' binds, which no
+	 * check's sandbox uses */
 	harbor_env(project, NULL, type, &env);
 	int rc = harbor_run_quietly(argv, env.v, CHECK_TIMEOUT_MS, &output, e);
 	env_free(&env);
@@ -60,10 +60,10 @@ static char **registry_datasets(jv selections)
 		jv name = json_at(sel, "workload.dataset.name"),
 		   version = json_at(sel, "workload.dataset.version");
 		if (jv_get_kind(name) == JV_KIND_STRING) {
-			char *id = text_fmt("%s@%s", jv_string_value(name),
-					    jv_get_kind(version) == JV_KIND_STRING
-						    ? jv_string_value(version)
-						    : "");
+			/* without a version, Harbor's client picks the newest */
+			int pinned = jv_get_kind(version) == JV_KIND_STRING;
+			char *id = text_fmt("%s%s%s", jv_string_value(name), pinned ? "@" : "",
+					    pinned ? jv_string_value(version) : "");
 			int seen = 0;
 			for (int k = 1; k < n && !seen; k++)
 				seen = !strcmp(args[k], id);

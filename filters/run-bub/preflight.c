@@ -123,20 +123,31 @@ static int task_image(const struct run_bub_options *o, jv dataset, char **image,
 	return rc;
 }
 
+/* "id (name@version" of a registry dataset's workload added to list (just
+ * the name when it pins no version), left open for the caller's ")". */
+static void add_dataset(struct sbuf *list, const char *id, jv dataset)
+{
+	const char *version = json_str(dataset, "version");
+
+	sbuf_addf(list, "%s%s (%s%s%s", list->len ? ", " : "", id, json_str(dataset, "name"),
+		  version ? "@" : "", version ? version : "");
+}
+
 /* When the task of workload id (a registry dataset's) runs in a Docker
- * image, "id (name@version[, image I])" added to list.  A task --registry
- * cannot find is left to its run, whose record names the registry and the
- * dataset, as every such failure does. */
+ * image, "id (name@version[, image I])" added to list.  A task whose image
+ * cannot be known (--registry cannot find it, or its task.toml cannot be
+ * read) is left to its run, whose record names the registry, the dataset
+ * and what failed, as every such failure does. */
 static void note_image(const struct run_bub_options *o, jv dataset, const char *id,
 		       struct sbuf *list)
 {
 	char *image = NULL;
 	struct pc_err e;
 
-	if (task_image(o, dataset, &image, &e) == 0 && *image)
-		sbuf_addf(list, "%s%s (%s@%s%s%s)", list->len ? ", " : "", id,
-			  json_str(dataset, "name"), json_str(dataset, "version"),
-			  o->registry ? ", image " : "", o->registry ? image : "");
+	if (task_image(o, dataset, &image, &e) == 0 && *image) {
+		add_dataset(list, id, dataset);
+		sbuf_addf(list, "%s%s)", o->registry ? ", image " : "", o->registry ? image : "");
+	}
 	free(image);
 }
 
@@ -147,15 +158,15 @@ static void note_image(const struct run_bub_options *o, jv dataset, const char *
 static int check_registry_tasks(const struct run_bub_options *o, jv selections, struct pc_err *e)
 {
 	struct sbuf unfetched = { 0 }, imaged = { 0 };
-	int rc = 0, runs_images = o->harbor_env && o->runner->harbor_environments;
+	int rc = 0;
 
 	jv_array_foreach(selections, i, sel) {
 		jv dataset = json_at(sel, "workload.dataset"), id = json_at(sel, "workload.id");
 		const char *name = json_str(dataset, "name");
-		if (name && !o->registry && !o->runner->harbor_environments)
-			sbuf_addf(&unfetched, "%s%s (%s@%s)", unfetched.len ? ", " : "",
-				  jv_string_value(id), name, json_str(dataset, "version"));
-		else if (name && !runs_images)
+		if (name && !o->registry && !o->runner->harbor_environments) {
+			add_dataset(&unfetched, jv_string_value(id), dataset);
+			sbuf_add(&unfetched, ")");
+		} else if (name && !o->harbor_env) /* --harbor-env needs the harbor runner */
 			note_image(o, dataset, jv_string_value(id), &imaged);
 		jv_free(dataset);
 		jv_free(id);
@@ -170,8 +181,8 @@ static int check_registry_tasks(const struct run_bub_options *o, jv selections, 
 	else if (*images)
 		rc = pc_fail(
 			e,
-			"these workloads' tasks run in a Docker image (each task of Harbor's registry is defined by one; through --registry, its task.toml's docker_image names it), which the %s sandbox on this machine's system cannot run: %s; give --runner harbor --harbor-env docker (a Docker daemon) or a remote environment (--harbor-env daytona, e2b, modal, ...)",
-			o->harbor_env ? o->harbor_env : "bubblewrap", images);
+			"these workloads' tasks run in a Docker image (each task of Harbor's registry is defined by one; through --registry, its task.toml's docker_image names it), which the bubblewrap sandbox on this machine's system cannot run: %s; give --runner harbor --harbor-env docker (a Docker daemon) or a remote environment (--harbor-env daytona, e2b, modal, ...)",
+			images);
 	free(fetch);
 	free(images);
 	return rc;

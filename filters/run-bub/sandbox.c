@@ -93,7 +93,7 @@ char *sandbox_binds(const char *const venvs[], size_t n, const char *more)
 		free(interpreter);
 	}
 	add_bind(&out, more);
-	return out.len ? sbuf_take(&out) : pc_xstrdup("");
+	return sbuf_take(&out);
 }
 
 /* What every sandbox of either runner binds from this machine: a fresh
