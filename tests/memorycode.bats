@@ -167,9 +167,13 @@ assert_graded() {
 	assert_success
 }
 
-@test "memorycode-1 on the Harbor runner: the same, through the real Harbor CLI" {
+@test "memorycode-1 on the Harbor runner: the same, through the real Harbor CLI, and the report is what 1.4.1's own code makes of the arms" {
 	scripted_dialogue harbor
 	assert_graded
 	run "$REPO/tests/bin/gold-leak-check" "$T/out" "$TASKS"
 	assert_success
+	run "$REPO/tests/reference/paired-check" --run "$T/out"
+	assert_success
+	refute_output --partial "not ok"
+	assert_output --partial "ok paired-check report.md"
 }
