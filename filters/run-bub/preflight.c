@@ -91,23 +91,18 @@ static int check_models(const struct run_bub_options *o, jv selections, struct p
 	return rc;
 }
 
-/* The Docker image a registry dataset's task runs in, malloc'd into *image:
- * through --registry, its task.toml's environment.docker_image ("" for none:
- * it runs on this machine's system, as a path dataset's task does); from
- * Harbor's own registry, whose tasks are defined by their images and cannot
- * be read before a run fetches them, what says so.  -1 with e when
- * --registry cannot find the task or its task.toml cannot be read. */
-static int task_image(const struct run_bub_options *o, jv dataset, char **image, struct pc_err *e)
+/* The Docker image the task of a registry dataset that --registry lists
+ * runs in, malloc'd into *image: its task.toml's environment.docker_image,
+ * "" for none (it runs on this machine's system, as a path dataset's task
+ * does).  -1 with e when --registry cannot find the task or its task.toml
+ * cannot be read. */
+static int task_image(const char *registry, jv dataset, char **image, struct pc_err *e)
 {
 	char *dir = NULL;
 	jv doc = jv_null();
 
 	*image = NULL;
-	if (!o->registry) {
-		*image = pc_xstrdup("Harbor's registry");
-		return 0;
-	}
-	if (registry_task_dir(o->registry, dataset, &dir, e) != 0)
+	if (registry_task_dir(registry, dataset, &dir, e) != 0)
 		return -1;
 	char *path = io_join(dir, "task.toml");
 	int rc = toml_load(path, &doc, e);
@@ -134,19 +129,24 @@ static void add_dataset(struct sbuf *list, const char *id, jv dataset)
 }
 
 /* When the task of workload id (a registry dataset's) runs in a Docker
- * image, "id (name@version[, image I])" added to list.  A task whose image
- * cannot be known (--registry cannot find it, or its task.toml cannot be
- * read) is left to its run, whose record names the registry, the dataset
- * and what failed, as every such failure does. */
+ * image, "id (name@version[, image I])" added to list.  Every task of
+ * Harbor's own registry does: it is defined by its image, and cannot be
+ * read before a run fetches it.  A task whose image cannot be known
+ * (--registry cannot find it, or its task.toml cannot be read) is left to
+ * its run, whose record names the registry, the dataset and what failed, as
+ * every such failure does. */
 static void note_image(const struct run_bub_options *o, jv dataset, const char *id,
 		       struct sbuf *list)
 {
 	char *image = NULL;
 	struct pc_err e;
 
-	if (task_image(o, dataset, &image, &e) == 0 && *image) {
+	if (!o->registry) {
 		add_dataset(list, id, dataset);
-		sbuf_addf(list, "%s%s)", o->registry ? ", image " : "", o->registry ? image : "");
+		sbuf_add(list, ")");
+	} else if (task_image(o->registry, dataset, &image, &e) == 0 && *image) {
+		add_dataset(list, id, dataset);
+		sbuf_addf(list, ", image %s)", image);
 	}
 	free(image);
 }
