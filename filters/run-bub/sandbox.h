@@ -5,7 +5,7 @@
  * directories are bound into it: /logs/agent, /logs/verifier, /tests,
  * /workspace and /run/acp (the FIFOs the agent speaks ACP over).  Never the
  * project: it holds the catalogs' tests, the release's sources and other
- * runs' output, which no agent session may read (RFC 0081).  It has its own PID
+ * runs' output, which no agent session may read (docs/DESIGN.md §11.6).  It has its own PID
  * namespace, so nothing it starts outlives it; the network namespace stays
  * shared so the agent reaches the Server on loopback.
  */
