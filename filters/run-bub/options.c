@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include "choice.h"
-#include "hosts.h"
 #include "io.h"
-#include "jobs.h"
+#include "paired/hosts.h"
 #include "runners.h"
 #include "stage.h"
 #include "text.h"
+#include "workers.h"
 
 /* The usage error for a --runner no row names: "--runner must be a, b or c". */
 static int unknown_runner(const char *usage)
