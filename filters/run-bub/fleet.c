@@ -279,7 +279,7 @@ int fleet_run(const struct run_bub_options *o, const struct redactor *red, jv se
 				    .api = { NULL, 0 } };
 	struct pc_err e;
 
-	if (pc_client_init(&h.client, environ, &e) != 0)
+	if (pc_client_init(&h.client, environ, o->client_timeout, &e) != 0)
 		return stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	int status = prepare(&h, o, selections, &e) == 0
 			     ? run_prepared(&h, o, red, selections)

@@ -87,7 +87,7 @@ static int settle_one(const struct run_bub_options *o, const struct redactor *re
 	struct pc_client client;
 	struct pc_err e;
 
-	if (pc_client_init(&client, environ, &e) != 0)
+	if (pc_client_init(&client, environ, o->client_timeout, &e) != 0)
 		return stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	jv settled = arm_settle(&client, o->settle_scope, o->settle_session, o->settle_flush);
 	int rc = stage_emit(red, settled, &e) == 0

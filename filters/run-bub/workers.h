@@ -18,9 +18,8 @@
 
 #include "err.h"
 
-/* The most units --jobs runs at once, and the same as text for its message. */
-#define JOBS_MAX      256
-#define JOBS_MAX_TEXT "256"
+/* The most units --jobs runs at once. */
+#define JOBS_MAX 256
 
 struct workers {
 	int n;              /* workloads, in selection order */

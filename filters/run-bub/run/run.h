@@ -30,6 +30,7 @@ struct run_bub_options {
 	const char *model_scripts; /* --model-scripts DIR: the scripted model's scripts */
 	char *registry;            /* owned by main: --registry FILE made absolute, or NULL */
 	double agent_timeout;      /* 0: the task's */
+	double client_timeout;     /* the Server client's (pc_client_timeout) */
 	int jobs;                  /* --jobs: units of workloads run at once */
 	int trials;                /* --paired --trials N: 0 without --paired */
 	int trial;                 /* --trial N: only that trial of each workload; 0: all */

@@ -1,5 +1,6 @@
 #include "server/pcclient.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include <curl/curl.h>
 
+#include "base/seconds.h"
 #include "json.h"
 #include "text.h"
 
@@ -21,29 +23,27 @@ static const char *env_get(char *const *env, const char *name)
 	return NULL;
 }
 
-int pc_client_init(struct pc_client *c, char *const *env, struct pc_err *e)
+int pc_client_timeout(char *const *env, double *seconds, struct pc_err *e)
+{
+	const char *timeout = env_get(env, "POWERCONTEXT_CLIENT_TIMEOUT");
+
+	*seconds = 10;
+	if (!timeout || !*timeout)
+		return 0;
+	return seconds_parse("POWERCONTEXT_CLIENT_TIMEOUT", timeout, seconds, e);
+}
+
+int pc_client_init(struct pc_client *c, char *const *env, double timeout, struct pc_err *e)
 {
 	const char *url = env_get(env, "POWERCONTEXT_CLIENT_SERVER_URL");
 	const char *token = env_get(env, "POWERCONTEXT_CLIENT_API_TOKEN");
-	const char *timeout = env_get(env, "POWERCONTEXT_CLIENT_TIMEOUT");
-	char *end = NULL;
 
 	c->base_url = pc_xstrdup(url && *url ? url : "http://127.0.0.1:8000");
 	for (size_t n = strlen(c->base_url); n > 0 && c->base_url[n - 1] == '/'; n--)
 		c->base_url[n - 1] = '\0';
 	c->token = token && *token ? pc_xstrdup(token) : NULL;
-	c->timeout_s = 10;
-	if (timeout && *timeout) {
-		double t = strtod(timeout, &end);
-		if (*end || t <= 0) {
-			pc_client_free(c);
-			return pc_fail(
-				e,
-				"POWERCONTEXT_CLIENT_TIMEOUT must be a positive number of seconds, not \"%s\"",
-				timeout);
-		}
-		c->timeout_s = (long)(t + 0.999);
-	}
+	/* whole seconds, rounded up; seconds_parse bounds it well inside a long */
+	c->timeout_s = (long)ceil(timeout);
 	if (strncmp(c->base_url, "http://", 7) && strncmp(c->base_url, "https://", 8)) {
 		pc_fail(e, "POWERCONTEXT_CLIENT_SERVER_URL must be an http(s) URL, not \"%s\"",
 			c->base_url);

@@ -2,8 +2,9 @@
  *
  * JSON bodies with an explicit JSON content type (libcurl's form default makes
  * every POST a 422), the bearer token from POWERCONTEXT_CLIENT_API_TOKEN, base
- * URL and whole-request timeout from POWERCONTEXT_CLIENT_SERVER_URL and
- * POWERCONTEXT_CLIENT_TIMEOUT.  A non-success status becomes an error naming
+ * URL from POWERCONTEXT_CLIENT_SERVER_URL, the whole-request timeout from
+ * POWERCONTEXT_CLIENT_TIMEOUT (pc_client_timeout, read when pc-run-bub
+ * starts).  A non-success status becomes an error naming
  * the operation, the HTTP status and the server's error code and message.
  */
 #ifndef PC_PCCLIENT_H
@@ -19,8 +20,14 @@ struct pc_client {
 	long timeout_s;
 };
 
-/* Settings from an environment array (main's environ). */
-int pc_client_init(struct pc_client *c, char *const *env, struct pc_err *e);
+/* The whole-request timeout in seconds (base/seconds.h) that env's
+ * POWERCONTEXT_CLIENT_TIMEOUT gives, 10 when it is unset or empty; -1 with
+ * e naming the setting and its value. */
+int pc_client_timeout(char *const *env, double *seconds, struct pc_err *e);
+
+/* Settings from an environment array (main's environ), and the timeout
+ * pc_client_timeout read. */
+int pc_client_init(struct pc_client *c, char *const *env, double timeout, struct pc_err *e);
 void pc_client_free(struct pc_client *c);
 
 /* Whether an http(s) URL's host is this machine (127.0.0.0/8, ::1,
