@@ -42,17 +42,18 @@ LIBS      = $(shell $(PKG_CONFIG) --libs $(PKGS)) $(JQ_LIBS) -lm
 FILTERS   = pc-select pc-run-bub pc-normalize pc-evaluate pc-report
 # Each filter pc-NAME is built from its own folder filters/NAME/ (its main
 # pc-NAME.c and its private modules) and filters/lib/ (what two or more
-# filters share).  Headers are found in the source's own folder and lib/.
+# filters share).  A filter's own headers are named from its folder's root
+# (filters/run-bub/'s "base/proc.h"), lib/'s by their bare names.
 LIB_SRC   = $(wildcard filters/lib/*.c)
 LIB_HDR   = $(wildcard filters/lib/*.h)
-FILTER_SRC = $(wildcard $(FILTERS:pc-%=filters/%/*.c))
-FILTER_HDR = $(wildcard $(FILTERS:pc-%=filters/%/*.h))
+FILTER_SRC = $(wildcard $(FILTERS:pc-%=filters/%/*.c) $(FILTERS:pc-%=filters/%/*/*.c))
+FILTER_HDR = $(wildcard $(FILTERS:pc-%=filters/%/*.h) $(FILTERS:pc-%=filters/%/*/*.h))
 
 BUILD    ?= build/release
 BIN      ?= bin
 LIB_OBJ   = $(LIB_SRC:filters/%.c=$(BUILD)/%.o)
-# objects_of NAME: the objects of filters/NAME/, main included.
-objects_of = $(patsubst filters/%.c,$(BUILD)/%.o,$(wildcard filters/$(1)/*.c))
+# objects_of NAME: the objects of filters/NAME/ and its sub-folders, main included.
+objects_of = $(patsubst filters/%.c,$(BUILD)/%.o,$(wildcard filters/$(1)/*.c filters/$(1)/*/*.c))
 # private_objects_of NAME: the same without its main (what a fuzz target links).
 private_objects_of = $(filter-out $(BUILD)/$(1)/pc-$(1).o,$(call objects_of,$(1)))
 
@@ -85,7 +86,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS  = documents manifest toml evaluate
 # What each target links beside filters/lib/: the filter module it feeds.
-FUZZ_OBJ_toml     = $(BUILD)/run-bub/toml.o
+FUZZ_OBJ_toml     = $(BUILD)/run-bub/base/toml.o
 FUZZ_OBJ_evaluate = $(call private_objects_of,evaluate) $(OBJ_evaluate)
 FUZZ_FLAGS    = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
 
@@ -117,7 +118,8 @@ $(BUILD)/yyjson.o: $(YYJSON_DIR)/yyjson.c
 $(BUILD)/%.o: filters/%.c | $(YYJSON_DIR)/yyjson.h
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(CFLAGS_$(call folder_of,$@)) -MMD -MP -Ifilters/lib -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(CFLAGS_$(call folder_of,$@)) -MMD -MP -Ifilters/lib \
+		-Ifilters/$(call folder_of,$@) -c -o $@ $<
 
 -include $(LIB_OBJ:.o=.d) $(FILTER_SRC:filters/%.c=$(BUILD)/%.d)
 

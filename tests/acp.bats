@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# pc-run-bub's ACP client (filters/run-bub/acp.c) against the independent peer
+# pc-run-bub's ACP client (filters/run-bub/base/acp.c) against the independent peer
 # built on the official ACP SDK (tests/peers/acp_peer.py), through the local
 # runner with one-workload selections (docs/DESIGN.md
 # §5.5, §5.6).

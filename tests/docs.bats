@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The docs that describe the code, held against it (tests/bin/check-docs):
-# docs/DESIGN.md §7's module tables against the files of each filter folder,
+# docs/DESIGN.md §7's module tables against the files of each filter folder
+# and sub-folder, run-bub's includes against §7's layers,
 # HACKING.md's and §4's exit codes against filters/lib/stage.h; the house's
 # size limits; and make lint's check that a message is one string literal.
 
@@ -26,11 +27,27 @@ docs_copy() {
 @test "a module missing from DESIGN §7, or a row naming a file that is gone, is named" {
 	docs_copy
 	printf '/* newmod: a module no table names */\n' >"$T/root/filters/report/newmod.h"
-	rm "$T/root/filters/run-bub/hosts.c" "$T/root/filters/run-bub/hosts.h"
+	rm "$T/root/filters/run-bub/paired/hosts.c" "$T/root/filters/run-bub/paired/hosts.h"
+	printf '/* newmod: a module no table names */\n' >"$T/root/filters/run-bub/local/newmod.c"
+	mkdir "$T/root/filters/run-bub/hosts"
+	printf '/* codex: a sub-folder no table names */\n' >"$T/root/filters/run-bub/hosts/codex.c"
 	run "$REPO/tests/bin/check-docs" "$T/root"
 	assert_equal "$status" 1
 	[[ $output == *"filters/report/newmod is in no row of the \`filters/report/\` table"* ]] || fail "$output"
-	[[ $output == *"§7 names \`hosts\`, but filters/run-bub/ has no hosts.c or hosts.h"* ]] || fail "$output"
+	[[ $output == *"§7 names \`hosts\`, but filters/run-bub/paired/ has no hosts.c or hosts.h"* ]] || fail "$output"
+	[[ $output == *"filters/run-bub/local/newmod is in no row of the \`filters/run-bub/local/\` table"* ]] || fail "$output"
+	[[ $output == *"no \"#### \`filters/run-bub/hosts/\`\" table for filters/run-bub/hosts/"* ]] || fail "$output"
+}
+
+@test "an include of run-bub reaching a higher layer, or a folder of its own layer, is named" {
+	docs_copy
+	sed -i 's|#include "run/run.h"|#include "options.h"|' "$T/root/filters/run-bub/harbor/harbor_check.c"
+	sed -i 's|#include "server/settle.h"|#include "server/settle.h"\n#include "local/local.h"|' \
+		"$T/root/filters/run-bub/paired/arm.c"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	[[ $output == *'filters/run-bub/harbor/harbor_check.c: includes "options.h", of the root, which is not on a lower layer than its own folder in docs/DESIGN.md §7'* ]] || fail "$output"
+	[[ $output == *'filters/run-bub/paired/arm.c: includes "local/local.h", of local/, which is not on a lower layer than its own folder in docs/DESIGN.md §7'* ]] || fail "$output"
 }
 
 @test "HACKING's or DESIGN §4's exit codes differing from stage.h are named" {
@@ -50,7 +67,7 @@ docs_copy() {
 
 @test "every filter's main is at most 300 lines and no C file in filters/ passes 500" {
 	local f n over=
-	for f in "$REPO"/filters/*/*.[ch]; do
+	for f in "$REPO"/filters/*/*.[ch] "$REPO"/filters/*/*/*.[ch]; do
 		n=$(wc -l <"$f")
 		case $f in */pc-*.c) ((n <= 300)) || over+=" ${f#"$REPO"/} ($n lines, a main)" ;; esac
 		((n <= 500)) || over+=" ${f#"$REPO"/} ($n lines)"

@@ -57,3 +57,31 @@ setup() {
 	assert_exit 64
 	assert_stderr_contains "pc-run-bub: --unrun needs a reason (why nothing ran)"
 }
+
+@test "a time setting that is no number of seconds, --jobs or --trials out of range: refused with 64 under --plan, before a unit is printed" {
+	run --separate-stderr pc-select --manifests "$REPO/manifests/paired" --root "$REPO" --id "$ID"
+	save_stdout "$T/paired.jsonl"
+	local t
+	# strtod reads each of these; none is a number of seconds (nan, inf and
+	# 1e300 once passed the Server client's own check, and 1e300 overflowed it)
+	for t in nan inf 0x10 1e300 0 -5; do
+		run --separate-stderr env POWERCONTEXT_CLIENT_TIMEOUT="$t" pc-run-bub --plan <"$T/paired.jsonl"
+		assert_exit 64
+		assert_stdout_empty
+		assert_stderr_contains "pc-run-bub: POWERCONTEXT_CLIENT_TIMEOUT must be a positive number of seconds up to 1000000000, not \"$t\""
+		run --separate-stderr pc-run-bub --agent-timeout "$t" --plan <"$T/paired.jsonl"
+		assert_exit 64
+		assert_stdout_empty
+		assert_stderr_contains "pc-run-bub: --agent-timeout must be a positive number of seconds up to 1000000000, not \"$t\""
+	done
+	run --separate-stderr env POWERCONTEXT_CLIENT_TIMEOUT=2.5 BUB_MODEL=openai:x \
+		pc-run-bub --paired --agent-timeout 1000000000 --plan <"$T/paired.jsonl"
+	assert_exit 0
+	# the limits pipelines/ ask pc-run-bub about before anything starts
+	run --separate-stderr pc-run-bub --plan --jobs 300 <"$T/paired.jsonl"
+	assert_exit 64
+	assert_stderr_contains "pc-run-bub: --jobs must be a whole number of workloads from 1 to 256"
+	run --separate-stderr pc-run-bub --paired --trials 20000 --plan <"$T/paired.jsonl"
+	assert_exit 64
+	assert_stderr_contains "pc-run-bub: --trials must be a whole number of trials from 1 to 10000"
+}

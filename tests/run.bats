@@ -298,17 +298,10 @@ for name in ("GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "POWERCONTEXT_BUB_AUTHORIZ
 	assert_stdout_empty
 	assert_stderr_contains "--runner"
 
-	exec_run_bub "$T/selection.jsonl" --agent-timeout 0
-	assert_exit 64
+	# nan, inf, hex and out of range: tests/plan.bats
 	exec_run_bub "$T/selection.jsonl" --agent-timeout soon
 	assert_exit 64
-	# strtod reads these too; none is a number of seconds (nan meant no timeout)
-	local t
-	for t in nan inf 0x10 1e300; do
-		exec_run_bub "$T/selection.jsonl" --agent-timeout "$t"
-		assert_exit 64
-		assert_stderr_contains "--agent-timeout must be a positive number of seconds"
-	done
+	assert_stderr_contains '--agent-timeout must be a positive number of seconds up to 1000000000, not "soon"'
 
 	exec_run_bub /dev/null
 	assert_exit 1

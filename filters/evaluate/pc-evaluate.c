@@ -197,7 +197,7 @@ static int evaluate_one(struct evaluation_pass *pass, const struct replays *repl
 }
 
 /* Every replay on stdin: the exit code folds every case's with the
- * input's (1 > 2 > 4 > 3 > 0), as stage_run_pass folds them. */
+ * input's (stage_worst), as stage_run_pass folds them. */
 static int evaluate_all(struct evaluation_pass *pass)
 {
 	struct replays in;

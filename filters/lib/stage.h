@@ -154,7 +154,7 @@ struct stage_pass {
 };
 
 /* Run the pass over stdin, delivering to outdir (NULL: stdout only); the
- * exit code folds every case's with the input's (1 > 2 > 4 > 3 > 0). */
+ * exit code folds every case's with the input's (stage_worst). */
 int stage_run_pass(const struct stage_pass *p, const char *outdir, const struct redactor *red);
 
 /* Deliver one result document (consumed): to outdir/dir/name when outdir
@@ -170,7 +170,9 @@ int stage_write_artifact(const char *outdir, const char *dir, const char *name,
 /* Redact then write v (consumed) as one line on stdout. */
 int stage_emit(const struct redactor *r, jv v, struct pc_err *e);
 
-/* Fold one case's outcome into the run's exit code (1 > 2 > 4 > 3 > 0). */
+/* Fold one case's outcome into the run's exit code, the worse winning
+ * (1 > 2 > 4 > 3 > 0): the one statement of the order, which docs/DESIGN.md
+ * §4 gives and tests/bin/check-docs holds it to; everywhere else cites §4. */
 int stage_worst(int current, int next);
 
 #endif

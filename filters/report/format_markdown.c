@@ -8,6 +8,7 @@
 #include "docs.h"
 #include "formats.h"
 #include "json.h"
+#include "paired.h"
 #include "report_md.h"
 #include "trend.h"
 
@@ -92,7 +93,16 @@ static void render_markdown(struct report_out *o, struct cases *cs, const struct
 	report_each_case(cs, markdown_section, o);
 }
 
+/* --paired's markdown is 1.4.1's report.md, which names neither the
+ * run's facts nor colours */
+static void paired_markdown(struct sbuf *b, jv report, const struct page_facts *facts, int color)
+{
+	(void)facts, (void)color;
+	paired_add_markdown(b, report);
+}
+
 const struct report_format format_markdown = {
 	.name = "markdown",
 	.render = render_markdown,
+	.paired = paired_markdown,
 };

@@ -8,6 +8,7 @@
 #include "diagnosis.h"
 #include "formats.h"
 #include "json.h"
+#include "paired.h"
 #include "trend.h"
 
 /* The escapes around a verdict and around the quieter lines. */
@@ -170,8 +171,16 @@ static void render_text(struct report_out *o, struct cases *cs, const struct rep
 	report_flush(o);
 }
 
+/* --paired's text names neither the run's facts nor colours */
+static void paired_text(struct sbuf *b, jv report, const struct page_facts *facts, int color)
+{
+	(void)facts, (void)color;
+	paired_add_text(b, report);
+}
+
 const struct report_format format_text = {
 	.name = "text",
 	.render = render_text,
 	.live = live_text,
+	.paired = paired_text,
 };

@@ -35,6 +35,15 @@ const char *report_format_name_at(const void *table, size_t i)
 	return formats[i] ? formats[i]->name : NULL;
 }
 
+const char *report_paired_format_name_at(const void *table, size_t i)
+{
+	(void)table;
+	for (const struct report_format *const *f = formats; *f; f++)
+		if ((*f)->paired && i-- == 0)
+			return (*f)->name;
+	return NULL;
+}
+
 int report_format_write(const struct report_format *f, struct cases *cs,
 			const struct report_settings *s, struct pc_err *e)
 {

@@ -12,6 +12,8 @@
 #include "err.h"
 #include "text.h"
 
+struct page_facts;
+
 /* What the command line and the run decide for every format; a format
  * reads the fields it needs. */
 struct report_settings {
@@ -35,6 +37,10 @@ struct report_format {
 	 * render then writes what follows the cases (s->live). */
 	void (*live)(struct report_out *o, const struct report_case *c,
 		     const struct report_settings *s);
+	/* NULL, or --paired's report (borrowed) in this format, with what
+	 * the arm observations tell of the run (facts, borrowed) and whether
+	 * it may use colour: the formats --paired takes are these rows. */
+	void (*paired)(struct sbuf *b, jv report, const struct page_facts *facts, int color);
 };
 
 /* The format called name, or NULL. */
@@ -43,6 +49,10 @@ const struct report_format *report_format_named(const char *name);
 /* The i-th format's name in the usage's order, NULL past the last: the
  * table's choice_name_at (choice.h; table unused). */
 const char *report_format_name_at(const void *table, size_t i);
+
+/* The i-th format --paired takes (its paired column set), as
+ * report_format_name_at. */
+const char *report_paired_format_name_at(const void *table, size_t i);
 
 /* The report for cs in format f on stdout (cs and s borrowed); -1 with e
  * filled when it is not there whole. */

@@ -21,6 +21,7 @@
 #include "json.h"
 #include "markup.h"
 #include "page_facts.h"
+#include "paired_html.h"
 #include "trend.h"
 
 /* Shapes, borders and greys only: the page as NO_COLOR wants it. */
@@ -278,4 +279,5 @@ const struct report_format format_html = {
 	.name = "html",
 	.needs_trends = 1,
 	.render = render_html,
+	.paired = paired_add_html,
 };

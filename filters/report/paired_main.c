@@ -66,18 +66,14 @@ static int write_markdown(const char *output, jv report, const struct redactor *
 	return status;
 }
 
-static int write_stdout(const char *format, jv report, const struct page_facts *facts)
+static int write_stdout(const struct report_format *format, jv report,
+			const struct page_facts *facts)
 {
 	struct sbuf b = { 0 };
 	const char *no_color = getenv("NO_COLOR");
 	int status = EXIT_OK;
 
-	if (!strcmp(format, "text"))
-		paired_add_text(&b, report);
-	else if (!strcmp(format, "html"))
-		paired_add_html(&b, report, facts, !(no_color && *no_color));
-	else
-		paired_add_markdown(&b, report);
+	format->paired(&b, report, facts, !(no_color && *no_color));
 	char *text = sbuf_take(&b);
 	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
 		status = stage_write_error("pc-report", errno);
@@ -85,7 +81,7 @@ static int write_stdout(const char *format, jv report, const struct page_facts *
 	return status;
 }
 
-int paired_main(const char *format, const char *output, const struct redactor *red)
+int paired_main(const struct report_format *format, const char *output, const struct redactor *red)
 {
 	struct page_facts facts;
 	jv report = jv_invalid();

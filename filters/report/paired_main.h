@@ -7,11 +7,12 @@
 #ifndef PC_REPORT_PAIRED_MAIN_H
 #define PC_REPORT_PAIRED_MAIN_H
 
+#include "formats.h"
 #include "redact.h"
 
-/* The report in format ("text", "markdown" or "html") on stdout, and with
+/* The report in format (a row with its paired column) on stdout, and with
  * output (or NULL) output/report.md; the exit status (verdict.h's
  * verdict_paired_exit, or the worst input or output error). */
-int paired_main(const char *format, const char *output, const struct redactor *red);
+int paired_main(const struct report_format *format, const char *output, const struct redactor *red);
 
 #endif

@@ -42,7 +42,10 @@ static char *usage_text(void)
 	sbuf_add(&b,
 		 "] [--output DIR] [-v|--verbose]\n"
 		 "                 [--ledger URL [--trend] [--trend-runs N]]\n"
-		 "       pc-report --paired [--format text|markdown|html] [--output DIR]\n"
+		 "       pc-report --paired [--format ");
+	choice_add_names(&b, report_paired_format_name_at, NULL, "|", "|");
+	sbuf_add(&b,
+		 "] [--output DIR]\n"
 		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts;\n"
 		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired),\n"
 		 "then optionally the arm observations it summarizes.  In text, -v or --verbose\n"
@@ -61,6 +64,21 @@ static int unknown_format(const char *usage)
 	return STAGE_USAGE;
 }
 
+/* The usage error for --paired beside what it does not take: "--paired
+ * takes --format a, b or c and --output only", its formats from the table. */
+static int paired_refusal(const char *usage)
+{
+	struct sbuf b = { 0 };
+
+	sbuf_add(&b, "--paired takes --format ");
+	choice_add_names(&b, report_paired_format_name_at, NULL, ", ", " or ");
+	sbuf_add(&b, " and --output only");
+	char *msg = sbuf_take(&b);
+	stage_usage_error("pc-report", usage, msg);
+	free(msg);
+	return STAGE_USAGE;
+}
+
 /* The command line; every string is argv's. */
 struct report_options {
 	const struct report_format *format;
@@ -68,12 +86,6 @@ struct report_options {
 	int verbose, trend, trend_runs, paired;
 	struct ledger_url url; /* owned: parsed from --ledger */
 };
-
-/* The formats --paired writes. */
-static int paired_format(const struct report_format *f)
-{
-	return !strcmp(f->name, "text") || !strcmp(f->name, "markdown") || !strcmp(f->name, "html");
-}
 
 static int parse_args(int argc, char **argv, const char *usage, struct report_options *o)
 {
@@ -113,10 +125,8 @@ static int parse_args(int argc, char **argv, const char *usage, struct report_op
 		format = isatty(STDOUT_FILENO) ? "text" : "markdown";
 	if (!(o->format = report_format_named(format)))
 		return unknown_format(usage);
-	if (o->paired && (o->ledger || o->verbose || !paired_format(o->format)))
-		return stage_usage_error("pc-report", usage,
-					 "--paired takes --format text, markdown or html and --output only"),
-		       STAGE_USAGE;
+	if (o->paired && (o->ledger || o->verbose || !o->format->paired))
+		return paired_refusal(usage);
 	o->trend = o->trend || (o->ledger && o->format->needs_trends);
 	if (o->trend && !o->ledger)
 		return stage_usage_error("pc-report", usage,
@@ -248,7 +258,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	init_redactor(&red, &o);
-	rc = o.paired ? paired_main(o.format->name, o.output, &red) : report_verdicts(&o, &red);
+	rc = o.paired ? paired_main(o.format, o.output, &red) : report_verdicts(&o, &red);
 	redactor_free(&red);
 	ledger_url_free(&o.url);
 	return rc;

@@ -5,21 +5,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
-#include "batch.h"
-#include "batch_trial.h"
+#include "base/proc.h"
+#include "base/sandbox.h"
+#include "batch/batch.h"
+#include "batch/batch_trial.h"
 #include "fleet.h"
 #include "io.h"
-#include "jobs.h"
 #include "json.h"
-#include "paired.h"
-#include "pcclient.h"
-#include "proc.h"
+#include "paired/paired.h"
+#include "run/agent.h"
+#include "run/workload.h"
 #include "runners.h"
-#include "sandbox.h"
+#include "server/isolation.h"
+#include "server/pcclient.h"
 #include "stage.h"
 #include "text.h"
-#include "workload.h"
+#include "workers.h"
 
 extern char **environ;
 
@@ -185,12 +186,12 @@ static int unrun_selections(const struct fleet *f)
  * worker processes, N at once (*worker set in a worker, whose status this is). */
 static int run_units(const struct fleet *f, int *worker)
 {
-	struct jobs j = { .n = f->n,
-			  .unit_of = f->unit_of,
-			  .max = f->o->jobs,
-			  .ctx = (void *)f,
-			  .run_unit = run_unit,
-			  .unwritten = unwritten_record };
+	struct workers j = { .n = f->n,
+			     .unit_of = f->unit_of,
+			     .max = f->o->jobs,
+			     .ctx = (void *)f,
+			     .run_unit = run_unit,
+			     .unwritten = unwritten_record };
 	struct pc_err e;
 
 	*worker = 0;
@@ -198,7 +199,7 @@ static int run_units(const struct fleet *f, int *worker)
 		return unrun_selections(f);
 	if (f->o->jobs == 1)
 		return run_selections(f, -1);
-	int rc = jobs_run(&j, worker, &e);
+	int rc = workers_run(&j, worker, &e);
 	if (*worker || rc == 0)
 		return rc;
 	return stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
@@ -215,7 +216,7 @@ static int prepare(struct fleet_holdings *h, const struct run_bub_options *o, jv
 	int runs = !o->unrun;
 
 	h->project = find_project();
-	if ((o->trials && ((runs && paired_check_server(&h->client, e) != 0) ||
+	if ((o->trials && ((runs && isolation_check(&h->client, e) != 0) ||
 			   agent_resolve_off(o->agent, &h->agent_off, e) != 0)) ||
 	    agent_resolve(o->agent, &h->agent, e) != 0 ||
 	    (runs && runner->check &&
@@ -278,7 +279,7 @@ int fleet_run(const struct run_bub_options *o, const struct redactor *red, jv se
 				    .api = { NULL, 0 } };
 	struct pc_err e;
 
-	if (pc_client_init(&h.client, environ, &e) != 0)
+	if (pc_client_init(&h.client, environ, o->client_timeout, &e) != 0)
 		return stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	int status = prepare(&h, o, selections, &e) == 0
 			     ? run_prepared(&h, o, red, selections)

@@ -7,13 +7,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/seconds.h"
 #include "choice.h"
-#include "hosts.h"
 #include "io.h"
-#include "jobs.h"
+#include "paired/hosts.h"
 #include "runners.h"
+#include "server/pcclient.h"
 #include "stage.h"
 #include "text.h"
+#include "workers.h"
+
+extern char **environ;
 
 /* The usage error for a --runner no row names: "--runner must be a, b or c". */
 static int unknown_runner(const char *usage)
@@ -116,7 +120,7 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 	struct stage_cli cli = STAGE_CLI("pc-run-bub", usage, "", longs, argc, argv);
 	const char *runner = runners[0].name, *host = NULL, *trials = NULL, *trial = NULL;
 	const char *session = NULL;
-	char *end;
+	struct pc_err e;
 	int c, paired = 0;
 
 	while ((c = stage_option(&cli)) >= 0) {
@@ -146,19 +150,15 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 				return STAGE_USAGE;
 			break;
 		default:
-			o->agent_timeout = strtod(optarg, &end);
-			/* strtod also reads nan, inf and hex: none is a number of seconds */
-			if (*end || end == optarg ||
-			    !(o->agent_timeout > 0 && o->agent_timeout < 1e9) ||
-			    strpbrk(optarg, "xXnNiI"))
-				return stage_usage_error(
-					       "pc-run-bub", usage,
-					       "--agent-timeout must be a positive number of seconds"),
-				       STAGE_USAGE;
+			if (seconds_parse("--agent-timeout", optarg, &o->agent_timeout, &e) != 0)
+				return stage_usage_error("pc-run-bub", usage, e.msg), STAGE_USAGE;
 		}
 	}
 	if (c != STAGE_END)
 		return c;
+	/* the Server client's setting, refused before anything runs, --plan included */
+	if (pc_client_timeout(environ, &o->client_timeout, &e) != 0)
+		return stage_usage_error("pc-run-bub", usage, e.msg), STAGE_USAGE;
 	if (paired_args(paired, trials, trial, host, &cli, o) != 0 ||
 	    settle_args(session, usage, o) != 0)
 		return STAGE_USAGE;

@@ -1,10 +1,10 @@
 /* options: pc-run-bub's command line read into struct run_bub_options
- * (run.h), every usage error named before anything runs (docs/DESIGN.md
+ * (run/run.h), every usage error named before anything runs (docs/DESIGN.md
  * §5.2); man/pc-run-bub.1 describes each option. */
 #ifndef PC_RUN_BUB_OPTIONS_H
 #define PC_RUN_BUB_OPTIONS_H
 
-#include "run.h"
+#include "run/run.h"
 
 /* o's fields from argv (o holds the defaults; o->registry becomes owned):
  * 0, or a stage_option result (STAGE_DONE, STAGE_USAGE) after --help,

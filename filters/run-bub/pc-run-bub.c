@@ -2,24 +2,24 @@
  *
  * Main reads the options and the selections, checks what every workload
  * needs before any runs (preflight.c), and runs the fleet (fleet.c): each
- * workload from run_begin to run_end (run.c) through workload_run
- * (workload.c), by the runner --runner names (runners.c).  The workloads of
- * a batch:<name> group share one trial (batch_trial.c).  --settle settles
- * one session of a paired ON arm's Scope instead (arm.c).
+ * workload from run_begin to run_end (run/run.c) through workload_run
+ * (run/workload.c), by the runner --runner names (runners.c).  The workloads of
+ * a batch:<name> group share one trial (batch/batch_trial.c).  --settle settles
+ * one session of a paired ON arm's Scope instead (paired/arm.c).
  */
 #include <stdlib.h>
 
-#include "arm.h"
 #include "choice.h"
 #include "docs.h"
 #include "fleet.h"
 #include "options.h"
 #include "outdir.h"
-#include "pcclient.h"
+#include "paired/arm.h"
 #include "plan.h"
 #include "preflight.h"
-#include "run.h"
+#include "run/run.h"
 #include "runners.h"
+#include "server/pcclient.h"
 #include "stage.h"
 #include "text.h"
 
@@ -87,7 +87,7 @@ static int settle_one(const struct run_bub_options *o, const struct redactor *re
 	struct pc_client client;
 	struct pc_err e;
 
-	if (pc_client_init(&client, environ, &e) != 0)
+	if (pc_client_init(&client, environ, o->client_timeout, &e) != 0)
 		return stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
 	jv settled = arm_settle(&client, o->settle_scope, o->settle_session, o->settle_flush);
 	int rc = stage_emit(red, settled, &e) == 0

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "batch.h"
+#include "batch/batch.h"
 #include "json.h"
 #include "outdir.h"
 #include "stage.h"

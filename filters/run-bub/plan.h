@@ -13,7 +13,7 @@
 #include <jv.h>
 
 #include "redact.h"
-#include "run.h"
+#include "run/run.h"
 
 /* One line per unit on stdout, in selection order:
  * {"unit": DIR, "selections": [index, …], "trial": N or null}.

@@ -1,19 +1,19 @@
 /* preflight: what pc-run-bub refuses before any workload runs (preflight.h). */
 #include <stdlib.h>
 
-#include "batch.h"
+#include "base/registry.h"
+#include "base/toml.h"
+#include "batch/batch.h"
 #include "docs.h"
-#include "hosts.h"
 #include "io.h"
 #include "json.h"
-#include "paired.h"
-#include "pcclient.h"
+#include "paired/hosts.h"
+#include "paired/paired.h"
 #include "preflight.h"
-#include "registry.h"
+#include "run/workload.h"
 #include "runners.h"
+#include "server/pcclient.h"
 #include "text.h"
-#include "toml.h"
-#include "workload.h"
 
 /* Paired workloads compare a run without PowerContext with one with it: a
  * single run of each cannot stand for that, so refuse before anything runs. */

@@ -2,9 +2,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "harbor_check.h"
-#include "harbor_job.h"
-#include "local.h"
+#include "harbor/harbor_check.h"
+#include "harbor/harbor_job.h"
+#include "local/local.h"
 #include "runners.h"
 
 /* clang-format off */

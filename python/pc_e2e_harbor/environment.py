@@ -98,7 +98,7 @@ class BwrapEnvironment(BaseEnvironment):
 
     def _argv(self, command: str, cwd: str | None) -> list[str]:
         harbor_venv = os.environ.get("PC_E2E_HARBOR_VENV", sys.prefix)
-        # What the local runner's sandbox binds from this machine, as pc-run-bub's sandbox.c builds it.
+        # What the local runner's sandbox binds from this machine, as pc-run-bub's base/sandbox.c builds it.
         argv = ["bwrap", *json.loads(os.environ["PC_E2E_SANDBOX_BASE"])]
         argv += ["--ro-bind", harbor_venv, RUNNER_VENV]
         for inside, here, read_only in sorted(self._binds(), key=lambda b: len(b[0])):

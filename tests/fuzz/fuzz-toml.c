@@ -2,8 +2,8 @@
  * TOML subset, which must refuse what it cannot read, never crash. */
 #include <unistd.h>
 
+#include "base/toml.h"
 #include "fuzz-input.h"
-#include "toml.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
