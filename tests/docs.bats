@@ -2,8 +2,10 @@
 # The docs that describe the code, held against it (tests/bin/check-docs):
 # docs/DESIGN.md §7's module tables against the files of each filter folder
 # and sub-folder, run-bub's includes against §7's layers,
-# HACKING.md's and §4's exit codes against filters/lib/stage.h; the house's
-# size limits; and make lint's check that a message is one string literal.
+# HACKING.md's and §4's exit codes against filters/lib/stage.h; every §
+# citation in the repository against DESIGN's headings, and its table of
+# contents against them; the house's size limits; and make lint's check that
+# a message is one string literal.
 
 load test_helper
 
@@ -19,7 +21,7 @@ docs_copy() {
 	cp "$REPO/HACKING.md" "$T/root/"
 }
 
-@test "DESIGN §7 names every module of every filter folder, and nothing else; HACKING and §4 give stage.h's exit codes" {
+@test "DESIGN §7 names every module of every filter folder, and nothing else; HACKING and §4 give stage.h's exit codes; every § cited is a heading; the contents are the headings" {
 	run "$REPO/tests/bin/check-docs"
 	[[ $status -eq 0 ]] || fail "check-docs found differences:"$'\n'"$output"
 }
@@ -63,6 +65,39 @@ docs_copy() {
 	run "$REPO/tests/bin/check-docs" "$T/root"
 	assert_equal "$status" 1
 	[[ $output == *"HACKING.md: exit codes [0, 1, 2, 3, 4, 64] differ from filters/lib/stage.h's [0, 1, 2, 3, 4, 5, 64]"* ]] || fail "$output"
+}
+
+@test "a § citing no heading of DESIGN is named with its file and line; another document's § is not" {
+	docs_copy
+	mkdir -p "$T/root/docs" "$T/root/man"
+	# written through printf so that this file holds no broken citation itself
+	printf 'x\n/* docs/DESIGN.md %s5.4, %s9.9 and %s5.5 */\n' § § § >"$T/root/filters/lib/stage.c"
+	printf 'see %s12 and %s13\nRFC 0081 %s3, %s99; SPEC.md %s8\n' § § § § § >"$T/root/docs/topic.md"
+	printf '.SH NAME\nx \\- y (DESIGN %s3.9)\n' § >"$T/root/man/x.1"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	assert_equal "$(grep -c 'names no heading' <<<"$output")" 3
+	local s=§
+	[[ $output == *"filters/lib/stage.c:2: ${s}9.9 names no heading of docs/DESIGN.md"* ]] || fail "$output"
+	[[ $output == *"docs/topic.md:1: ${s}13 names no heading of docs/DESIGN.md"* ]] || fail "$output"
+	[[ $output == *"man/x.1:2: ${s}3.9 names no heading of docs/DESIGN.md"* ]] || fail "$output"
+}
+
+@test "DESIGN's table of contents differing from its headings is named, and --toc prints the right one" {
+	docs_copy
+	sed -i 's/^### 3.2 Outcome case$/### 3.2 Outcome cases/' "$T/root/docs/DESIGN.md"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	[[ $output == *"docs/DESIGN.md:"*": the table of contents says '  - [3.2 Outcome case](#32-outcome-case)' where the headings give '  - [3.2 Outcome cases](#32-outcome-cases)'"* ]] ||
+		fail "$output"
+	run "$REPO/tests/bin/check-docs" --toc "$T/root"
+	assert_success
+	assert_line '  - [3.2 Outcome cases](#32-outcome-cases)'
+	docs_copy
+	sed -i '/^<!-- \/toc -->$/d' "$T/root/docs/DESIGN.md"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	assert_output --partial 'docs/DESIGN.md: no table of contents between "<!-- toc" and "<!-- /toc -->"'
 }
 
 @test "every filter's main is at most 300 lines and no C file in filters/ passes 500" {

@@ -1,22 +1,33 @@
 #!/usr/bin/env bats
-# The commands README and the man pages show (issue 36): each block runs as
-# it is written, on the output of a fresh acceptance run, or is named in
-# ELSEWHERE with the suite or CI leg that runs it; a block in neither fails
-# the first test, so a new recipe cannot go untried.
+# The commands README.md, docs/*.md and the man pages show (issues 36, 41):
+# each block runs as it is written, on the output of a fresh acceptance run,
+# or is named in ELSEWHERE, the one list of blocks not run here, with why and
+# the suite or CI leg that runs it; a block in neither fails the first test,
+# so a new recipe cannot go untried. A command block is any fenced block
+# whatever its fence (```, ```sh, ```console, ```bash …) but one whose
+# language says it holds no commands (text, json, yaml, toml …: NOT_COMMANDS).
 
 load test_helper
 load exec_helper
 
-# Blocks that start whole runs of their own (make and pc-e2e targets, a
-# first provisioning), keyed by their first line, and where each runs.
+# The blocks not run here, keyed by their first line: why, and where each
+# runs instead. Most start whole runs of their own (make and pc-e2e targets,
+# a first provisioning), too long for this suite.
 declare -gA ELSEWHERE=(
-	["make acceptance   # the main job: the acceptance workloads on embedded SQLite"]="tests/acceptance.bats, .ci/run's legs; make test is .ci/run's"
-	["./pc-e2e acceptance                       # make acceptance"]="tests/own-catalog.bats (pc-e2e acceptance, rescore, refusals); .ci/run's legs"
-	["make acceptance                                      # 1.4.1, the newest release pc-e2e supports"]=".ci/run's legs (releases, catalogs, runners, seekdb), tests/powercontext.bats (a checkout)"
-	["# a Harbor task of two steps: Bub remembers a decision, then recalls it"]="tests/own-catalog.bats, verbatim"
-	["make acceptance MODEL=scripted ARGS='--category scripted'"]=".ci/run's scripted legs, tests/scripted.bats"
-	["make paired                          # pc-e2e's three paired workloads, 2 trials, scripted model"]=".ci/run's paired legs, tests/paired-run.bats, tests/scheduler.bats"
+	["make acceptance   # the main job: the acceptance workloads on embedded SQLite"]="whole runs: tests/acceptance.bats, .ci/run's legs; make test is .ci/run's"
+	["./pc-e2e acceptance                       # make acceptance"]="whole runs: tests/own-catalog.bats (pc-e2e acceptance, rescore, refusals); .ci/run's legs"
+	["make acceptance                                      # 1.4.1, the newest release pc-e2e supports"]="whole runs: .ci/run's legs (releases, catalogs, runners, seekdb), tests/powercontext.bats (a checkout)"
+	["# a Harbor task of two steps: Bub remembers a decision, then recalls it"]="a whole run: tests/own-catalog.bats, verbatim"
+	["make acceptance MODEL=scripted ARGS='--category scripted'"]="whole runs: .ci/run's scripted legs, tests/scripted.bats"
+	["make paired                          # pc-e2e's three paired workloads, 2 trials, scripted model"]="whole runs: .ci/run's paired legs, tests/paired-run.bats, tests/scheduler.bats"
+	["make memorycode-tasks MEMORYCODE=../shared/memorycode   # a data copy of the 50 dialogues"]="needs MemoryCode's dialogues and the network: tests/memorycode.bats builds the tasks from a copy"
+	["MODEL=scripted make paired CATALOG=memorycode MEMORYCODE=../shared/memorycode TRIALS=1 \\"]="a whole paired run on MemoryCode's dialogues: .ci/run's MemoryCode leg, tests/memorycode.bats (memorycode-1)"
+	["pipelines/slurm-cluster start ~/slurm-test   # a first try: two nodes on loopback; prints SLURM_CONF=…"]="whole runs on a Slurm cluster: tests/slurm.bats, .ci/run's Slurm leg, tests/scheduler.bats (JOBS=2)"
+	["# two runs of the catalog, a day apart, recorded in one SQLite file"]="an illustration with elided pipes (…) and their output: the ledger recipe after it runs here; tests/ledger.bats covers trends"
 )
+
+# Fence languages of blocks that hold no commands.
+NOT_COMMANDS='text|json|jsonl|yaml|toml|c|python|tsv|markdown|diff'
 
 setup_file() {
 	exec_setup_file
@@ -43,13 +54,18 @@ teardown() {
 }
 
 # blocks: every command block, as "SOURCE\tLINE\tTEXT" with its newlines as
-# \n: README's ```sh blocks and the man pages' .EX blocks, unescaped as man
-# prints them.
+# \n: the fenced blocks of README.md and docs/*.md but NOT_COMMANDS', and the
+# man pages' .EX blocks, unescaped as man prints them.
 blocks() {
-	awk '/^```sh$/ { inside = 1; start = NR; text = ""; next }
-		inside && /^```$/ { inside = 0; printf "README.md\t%d\t%s\n", start, text; next }
-		inside { text = text (text == "" ? "" : "\\n") $0 }' "$REPO/README.md"
 	local page
+	for page in "$REPO"/README.md "$REPO"/docs/*.md; do
+		awk -v page="${page#"$REPO"/}" -v skip="^(${NOT_COMMANDS})$" '
+			!inside && /^[ ]*```/ { inside = 1; start = NR; text = ""
+				lang = $0; sub(/^[ ]*```[ ]*/, "", lang); sub(/[ {].*/, "", lang); next }
+			inside && /^[ ]*```[ ]*$/ { inside = 0
+				if (lang !~ skip) printf "%s\t%d\t%s\n", page, start, text; next }
+			inside { text = text (text == "" ? "" : "\\n") $0 }' "$page"
+	done
 	for page in "$REPO"/man/*.1; do
 		awk -v page="man/${page##*/}" '/^\.EX$/ { inside = 1; start = NR; text = ""; next }
 			inside && /^\.EE$/ { inside = 0; printf "%s\t%d\t%s\n", page, start, text; next }
@@ -70,16 +86,34 @@ runs_here() {
 	return 1
 }
 
-@test "every command block of README and the man pages is run here or named with the suite that runs it" {
-	local source line text first unknown=
+# unnamed_blocks: "SOURCE:LINE: FIRST LINE" of each block neither run here
+# nor named in ELSEWHERE.
+unnamed_blocks() {
+	local source line text first
 	while IFS=$'\t' read -r source line text; do
 		first=${text%%\\n*}
 		runs_here "$(printf '%b' "$text")" && continue
 		[[ -n ${ELSEWHERE[$first]:-} ]] && continue
-		unknown+="$source:$line: $first"$'\n'
+		echo "$source:$line: $first"
 	done < <(blocks)
+}
+
+@test "every command block of README, docs/ and the man pages is run here or named with the suite that runs it" {
+	local unknown
+	unknown=$(unnamed_blocks)
 	[[ -z $unknown ]] || fail "blocks neither run here nor named in ELSEWHERE:
 $unknown"
+}
+
+@test "a new block of a docs page, under a bare fence or any shell's, neither run nor named, is found; a text block is not a command" {
+	mkdir -p "$T/repo/docs" "$T/repo/man"
+	cp "$REPO/README.md" "$T/repo/"
+	printf '# New\n\n```\nmake new-thing\n```\n\n```console\n$ make other-thing\n```\n\n```text\nnot a command\n```\n' \
+		>"$T/repo/docs/new.md"
+	REPO=$T/repo run unnamed_blocks
+	assert_success
+	assert_output "docs/new.md:3: make new-thing
+docs/new.md:7: \$ make other-thing"
 }
 
 # work_dir: where the blocks run: bin/, manifests/ and the release's sdist/
@@ -120,8 +154,8 @@ $(tail -n 20 "$T/block.err")"
 @test "the recipes that read a run's output work on a fresh acceptance run's, as written" {
 	work_dir
 	run_blocks '*"$run*' >"$T/count"
-	# README's rescores and its ledger, pc-evaluate(1)'s two rescores
-	[[ $(cat "$T/count") == 4 ]] || fail "$(cat "$T/count") blocks ran, not 4"
+	# docs/ledger.md's recipe, pc-evaluate(1)'s two rescores
+	[[ $(cat "$T/count") == 3 ]] || fail "$(cat "$T/count") blocks ran, not 3"
 	[[ -s $T/work/ledger.db ]] || fail "the ledger recipe wrote no ledger"
 	# pc-evaluate(1)'s fail-fast rescore: every member of the leg, under its policy
 	[[ $(jq -s -c '[.[].cases[].name] | sort' "$T/work/rescored/batch-acceptance/eval-report.json") == \

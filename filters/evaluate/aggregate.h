@@ -1,4 +1,4 @@
-/* aggregate: a merged batch's own evaluation (docs/DESIGN.md §3.4).
+/* aggregate: a merged batch's own evaluation (docs/DESIGN.md §2.6).
  *
  * The members of one batch run (consecutive cases with the same batch and
  * run id) are written again together, in order, as
