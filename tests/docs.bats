@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The docs that describe the code, held against it (tests/bin/check-docs):
 # docs/DESIGN.md §7's module tables against the files of each filter folder,
+# its pipelines/ table against the files of pipelines/,
 # HACKING.md's and §4's exit codes against filters/lib/stage.h; the house's
 # size limits; and make lint's check that a message is one string literal.
 
@@ -13,7 +14,7 @@ setup() {
 # a copy of what check-docs reads, for a test to break
 docs_copy() {
 	mkdir -p "$T/root/docs"
-	cp -r "$REPO/filters" "$T/root/"
+	cp -r "$REPO/filters" "$REPO/pipelines" "$T/root/"
 	cp "$REPO/docs/DESIGN.md" "$T/root/docs/"
 	cp "$REPO/HACKING.md" "$T/root/"
 }
@@ -31,6 +32,19 @@ docs_copy() {
 	assert_equal "$status" 1
 	[[ $output == *"filters/report/newmod is in no row of the \`filters/report/\` table"* ]] || fail "$output"
 	[[ $output == *"§7 names \`hosts\`, but filters/run-bub/ has no hosts.c or hosts.h"* ]] || fail "$output"
+}
+
+@test "a file of pipelines/ missing from DESIGN §7's table, a row naming a file that is gone, or a kind of no known kind is named" {
+	docs_copy
+	printf '#!/bin/sh\n' >"$T/root/pipelines/newrun"
+	rm "$T/root/pipelines/bench"
+	sed -i 's/^| `units.bash` | sourced |/| `units.bash` | library |/' "$T/root/docs/DESIGN.md"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	[[ $output == *"pipelines/newrun is in no row of the \`pipelines/\` table"* ]] || fail "$output"
+	[[ $output == *"§7 names \`bench\`, but pipelines/ has no bench"* ]] || fail "$output"
+	[[ $output == *"pipelines/units.bash's kind is \"library\", not one of run, units, service, provisioning, sourced"* ]] ||
+		fail "$output"
 }
 
 @test "HACKING's or DESIGN §4's exit codes differing from stage.h are named" {
