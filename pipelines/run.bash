@@ -174,7 +174,8 @@ run_page() {
 	shift
 	pc-report --format html "$@" >"$dir/report.html.partial" 2>"$dir/report.html.stderr" ||
 		status=$?
-	if [ "$status" -eq 0 ]; then
+	# 2, 3 and 4 are verdicts the page shows (docs/DESIGN.md §4)
+	if [ "$status" -ne 1 ] && [ "$status" -lt 64 ]; then
 		mv -f "$dir/report.html.partial" "$dir/report.html"
 		[ -s "$dir/report.html.stderr" ] || rm -f "$dir/report.html.stderr"
 		return 0
