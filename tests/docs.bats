@@ -3,7 +3,8 @@
 # docs/DESIGN.md §7's module tables against the files of each filter folder,
 # its pipelines/ table against the files of pipelines/,
 # HACKING.md's and §4's exit codes against filters/lib/stage.h; the house's
-# size limits; and make lint's check that a message is one string literal.
+# size limits; make lint's check that a message is one string literal; and
+# the order tests/bin/run-suites starts the suites in.
 
 load test_helper
 
@@ -77,4 +78,31 @@ docs_copy() {
 	run "$REPO/tests/bin/split-messages" "$T/split.c"
 	assert_equal "$status" 1
 	assert_equal "$output" "$T/split.c:5: a message split across string literals: \"cannot read \""
+}
+
+@test "run-suites starts the suites longest first by their last logs' times, those without one first, most tests first" {
+	mkdir -p "$T/suites" "$T/logs"
+	local name
+	for name in short long unknown few; do
+		printf '@test "one" { :; }\n' >"$T/suites/$name.bats"
+	done
+	printf '@test "two" { :; }\n' >>"$T/suites/unknown.bats"
+	printf 'ok 1 one\n# short: 5 s\n' >"$T/logs/short.log"
+	printf 'ok 1 one\n# long: 50 s\n' >"$T/logs/long.log"
+	# a run stopped half-way left no time
+	printf 'ok 1 one\n' >"$T/logs/few.log"
+	printf '#!/bin/sh\nbasename "$1" .bats >>"%s"\necho 1..0\n' "$T/order" >"$T/bats"
+	chmod +x "$T/bats"
+	run env BATS="$T/bats" TEST_JOBS=1 "$REPO/tests/bin/run-suites" "$T/logs" "$T"/suites/*.bats
+	assert_success
+	assert_equal "$(cat "$T/order")" "$(printf '%s\n' unknown few long short)"
+	# each log now ends with its own time, for the next run
+	for name in short long unknown few; do
+		[[ $(tail -n 1 "$T/logs/$name.log") =~ ^"# $name: "[0-9]+" s"$ ]] || fail "$(cat "$T/logs/$name.log")"
+	done
+	# without any log: most tests first, then the order given
+	rm "$T"/logs/* "$T/order"
+	run env BATS="$T/bats" TEST_JOBS=1 "$REPO/tests/bin/run-suites" "$T/logs" "$T"/suites/{short,unknown,long}.bats
+	assert_success
+	assert_equal "$(cat "$T/order")" "$(printf '%s\n' unknown short long)"
 }
