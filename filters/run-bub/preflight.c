@@ -55,7 +55,9 @@ static int check_pairing(const struct run_bub_options *o, jv selections, struct 
 
 /* The names a refusal lists of the model-backed workloads it refuses: the
  * first few, when a whole sample lacks its scripts. */
-enum { MODELS_NAMED = 8 };
+enum {
+	MODELS_NAMED = 8
+};
 
 /* Model-backed workloads need a model, and the scripted one a script and a
  * loopback endpoint: refuse before anything runs, saying which of the
