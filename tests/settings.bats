@@ -126,3 +126,14 @@ leg() {
 	grep -q '<html' "$T/leg/report.html" || fail "no page"
 	[[ ! -e $T/leg/report.html.stderr ]] || fail "an empty stderr was kept"
 }
+
+@test "./pc-e2e COMMAND --help says what its pipeline's opening comment says, and runs nothing" {
+	run --separate-stderr "$REPO/pc-e2e" acceptance --help
+	assert_success
+	assert_equal "${lines[0]}" "acceptance — run workloads end to end against a real PowerContext Server:"
+	assert_equal "$stderr" ""
+	[[ ! -e $OUTPUT ]] || fail "OUTPUT was made"
+	run --separate-stderr "$REPO/pc-e2e" paired -h
+	assert_success
+	assert_equal "${lines[-1]}" "error, 64 on a bad setting (before anything is written)."
+}
