@@ -1,27 +1,29 @@
 # scripted-model.bash — run pipelines/scripted-model for the rest of this
 # shell, and point Bub and the PowerContext Server at it (sourced by
-# pipelines/acceptance for MODEL=scripted).
+# pipelines/run.bash for MODEL=scripted, and pipelines/unit-run). PROG, the
+# caller's name, begins each message.
 
-# scripted_model_refuse_remote: every endpoint the caller set for a model
-# must be on loopback: a scripted run talks to no provider.
+# scripted_model_refuse_remote PROG: every endpoint the caller set for a
+# model must be on loopback: a scripted run talks to no provider.
 scripted_model_refuse_remote() {
-	local name value
+	local prog=$1 name value
 	# the host alone decides, as pc-run-bub's check does: 127.x.y.z, localhost, [::1]
 	local loopback='^http://(127(\.[0-9]+){3}|localhost|\[::1\])(:[0-9]+)?(/|$)'
 	while IFS= read -r name; do
 		value=${!name}
 		if [[ -n $value && ! $value =~ $loopback ]]; then
-			echo "acceptance: MODEL=scripted talks to no provider, but $name is $value; unset it" >&2
+			echo "$prog: MODEL=scripted talks to no provider, but $name is $value; unset it" >&2
 			exit 64
 		fi
 	done < <(compgen -e | grep -E '^(BUB_|OPENAI_|POWERCONTEXT_SERVER_INFERENCE_).*(_BASE|_BASE_URL|_URL)$' || true)
 }
 
-# scripted_model_start PROGRAM SCRIPTS DIR: start PROGRAM (pipelines/scripted-model) (its URL in DIR/url, every
-# request in DIR/requests.jsonl), stop it when this shell exits, and export
-# the settings that use it.
+# scripted_model_start PROGRAM SCRIPTS DIR PROG: start PROGRAM
+# (pipelines/scripted-model) (its URL in DIR/url, every request in
+# DIR/requests.jsonl), stop it when this shell exits, and export the
+# settings that use it.
 scripted_model_start() {
-	local program=$1 scripts=$2 dir=$3 i
+	local program=$1 scripts=$2 dir=$3 prog=$4 i
 	mkdir -p "$dir"
 	rm -f "$dir/url"
 	python3 "$program" "$scripts" "$dir/url" "$dir/requests.jsonl" 2>"$dir/stderr.txt" &
@@ -32,10 +34,10 @@ scripted_model_start() {
 		kill -0 "$SCRIPTED_MODEL_PID" 2>/dev/null || { cat "$dir/stderr.txt" >&2; exit 1; }
 		sleep 0.1
 	done
-	[ -s "$dir/url" ] || { echo "acceptance: the scripted model did not start" >&2; exit 1; }
+	[ -s "$dir/url" ] || { echo "$prog: the scripted model did not start" >&2; exit 1; }
 	local url
 	url=$(cat "$dir/url")
-	echo "acceptance: scripted model at $url, requests in $dir/requests.jsonl" >&2
+	echo "$prog: scripted model at $url, requests in $dir/requests.jsonl" >&2
 	# Nothing of the caller's model settings may send a request elsewhere,
 	# even to another server on loopback.
 	local name

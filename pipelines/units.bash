@@ -1,6 +1,6 @@
-# units.bash — sourced by pipelines/acceptance and pipelines/paired: the
+# units.bash — sourced by pipelines/run.bash and pipelines/units: the
 # settings that send a run's workloads through pipelines/units
-# (docs/DESIGN.md §5.14), checked the same way in both.
+# (docs/DESIGN.md §5.14), checked the same way in each.
 
 # units_settings PROG: SCHEDULER (local, slurm or unset) and RESUME (1, 0
 # or unset), or exit 64 naming PROG and the setting.
@@ -15,6 +15,14 @@ units_settings() {
 		exit 64
 		;;
 	esac
+}
+
+# units_jobs PROG: JOBS, units at once (default 1), or exit 64 naming PROG
+# and the setting.
+units_jobs() {
+	[[ ${JOBS:-1} =~ ^[1-9][0-9]*$ ]] && return 0
+	echo "$1: JOBS must be a positive whole number, got '$JOBS'" >&2
+	exit 64
 }
 
 # units_output PROG DIR: DIR made, and its absolute path on stdout; exit 1

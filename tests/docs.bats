@@ -1,11 +1,12 @@
 #!/usr/bin/env bats
 # The docs that describe the code, held against it (tests/bin/check-docs):
 # docs/DESIGN.md §7's module tables against the files of each filter folder
-# and sub-folder, run-bub's includes against §7's layers,
-# HACKING.md's and §4's exit codes against filters/lib/stage.h; every §
-# citation in the repository against DESIGN's headings, and its table of
-# contents against them; the house's size limits; and make lint's check that
-# a message is one string literal.
+# and sub-folder, run-bub's includes against §7's layers, its pipelines/
+# table against the files of pipelines/; HACKING.md's and §4's exit codes
+# against filters/lib/stage.h; every § citation in the repository against
+# DESIGN's headings, and its table of contents against them; the house's
+# size limits; make lint's check that a message is one string literal; and
+# the order tests/bin/run-suites starts the suites in.
 
 load test_helper
 
@@ -16,7 +17,7 @@ setup() {
 # a copy of what check-docs reads, for a test to break
 docs_copy() {
 	mkdir -p "$T/root/docs"
-	cp -r "$REPO/filters" "$T/root/"
+	cp -r "$REPO/filters" "$REPO/pipelines" "$T/root/"
 	cp "$REPO/docs/DESIGN.md" "$T/root/docs/"
 	cp "$REPO/HACKING.md" "$T/root/"
 }
@@ -50,6 +51,19 @@ docs_copy() {
 	assert_equal "$status" 1
 	[[ $output == *'filters/run-bub/harbor/harbor_check.c: includes "options.h", of the root, which is not on a lower layer than its own folder in docs/DESIGN.md §7'* ]] || fail "$output"
 	[[ $output == *'filters/run-bub/paired/arm.c: includes "local/local.h", of local/, which is not on a lower layer than its own folder in docs/DESIGN.md §7'* ]] || fail "$output"
+}
+
+@test "a file of pipelines/ missing from DESIGN §7's table, a row naming a file that is gone, or a kind of no known kind is named" {
+	docs_copy
+	printf '#!/bin/sh\n' >"$T/root/pipelines/newrun"
+	rm "$T/root/pipelines/bench"
+	sed -i 's/^| `units.bash` | sourced |/| `units.bash` | library |/' "$T/root/docs/DESIGN.md"
+	run "$REPO/tests/bin/check-docs" "$T/root"
+	assert_equal "$status" 1
+	[[ $output == *"pipelines/newrun is in no row of the \`pipelines/\` table"* ]] || fail "$output"
+	[[ $output == *"§7 names \`bench\`, but pipelines/ has no bench"* ]] || fail "$output"
+	[[ $output == *"pipelines/units.bash's kind is \"library\", not one of run, units, service, provisioning, sourced"* ]] ||
+		fail "$output"
 }
 
 @test "HACKING's or DESIGN §4's exit codes differing from stage.h are named" {
@@ -115,4 +129,31 @@ docs_copy() {
 	run "$REPO/tests/bin/split-messages" "$T/split.c"
 	assert_equal "$status" 1
 	assert_equal "$output" "$T/split.c:5: a message split across string literals: \"cannot read \""
+}
+
+@test "run-suites starts the suites longest first by their last logs' times, those without one first, most tests first" {
+	mkdir -p "$T/suites" "$T/logs"
+	local name
+	for name in short long unknown few; do
+		printf '@test "one" { :; }\n' >"$T/suites/$name.bats"
+	done
+	printf '@test "two" { :; }\n' >>"$T/suites/unknown.bats"
+	printf 'ok 1 one\n# short: 5 s\n' >"$T/logs/short.log"
+	printf 'ok 1 one\n# long: 50 s\n' >"$T/logs/long.log"
+	# a run stopped half-way left no time
+	printf 'ok 1 one\n' >"$T/logs/few.log"
+	printf '#!/bin/sh\nbasename "$1" .bats >>"%s"\necho 1..0\n' "$T/order" >"$T/bats"
+	chmod +x "$T/bats"
+	run env BATS="$T/bats" TEST_JOBS=1 "$REPO/tests/bin/run-suites" "$T/logs" "$T"/suites/*.bats
+	assert_success
+	assert_equal "$(cat "$T/order")" "$(printf '%s\n' unknown few long short)"
+	# each log now ends with its own time, for the next run
+	for name in short long unknown few; do
+		[[ $(tail -n 1 "$T/logs/$name.log") =~ ^"# $name: "[0-9]+" s"$ ]] || fail "$(cat "$T/logs/$name.log")"
+	done
+	# without any log: most tests first, then the order given
+	rm "$T"/logs/* "$T/order"
+	run env BATS="$T/bats" TEST_JOBS=1 "$REPO/tests/bin/run-suites" "$T/logs" "$T"/suites/{short,unknown,long}.bats
+	assert_success
+	assert_equal "$(cat "$T/order")" "$(printf '%s\n' unknown short long)"
 }

@@ -247,7 +247,7 @@ $recall?" '[{role: "system", content: "Bub"}, {role: "user", content: $u}]')")"
 	done
 	MODEL=other run --separate-stderr "$REPO/pipelines/acceptance"
 	[[ $status -eq 64 ]] || fail "MODEL=other: exit $status"
-	assert_stderr_contains "MODEL must be scripted or unset, got 'other'"
+	assert_stderr_contains "acceptance: MODEL must be scripted or empty, got 'other'"
 }
 
 @test "model-backed on the scripted model: the real Bub and a real Server capture, extract, checkpoint and recall; the replay names the script; the key reaches no sink" {

@@ -53,13 +53,21 @@ static int check_pairing(const struct run_bub_options *o, jv selections, struct 
 	return paired_check_workloads(selections, e);
 }
 
+/* The names a refusal lists of the model-backed workloads it refuses: the
+ * first few, when a whole sample lacks its scripts. */
+enum {
+	MODELS_NAMED = 8
+};
+
 /* Model-backed workloads need a model, and the scripted one a script and a
- * loopback endpoint: refuse before anything runs. */
+ * loopback endpoint: refuse before anything runs, saying which of the
+ * selected workloads have a script, which a run may keep. */
 static int check_models(const struct run_bub_options *o, jv selections, struct pc_err *e)
 {
-	struct sbuf names = { 0 };
+	struct sbuf unmodelled = { 0 }, scripted = { 0 };
 	const char *base = getenv("BUB_API_BASE");
 	char *why = NULL;
+	int backed = 0, refused = 0, rc = 0;
 
 	if (o->model_scripts && o->harbor_env)
 		return pc_fail(
@@ -75,18 +83,33 @@ static int check_models(const struct run_bub_options *o, jv selections, struct p
 			base && *base ? base : "nothing");
 	jv_array_foreach(selections, i, sel) {
 		jv w = jv_object_get(sel, jv_string("workload"));
+		const char *id = json_str(w, "id");
 		char *model;
 		if (workload_model(o, w, &model, e) != 0) {
-			sbuf_addf(&names, "%s%s", names.len ? ", " : "", json_str(w, "id"));
-			free(why);
-			why = pc_xstrdup(e->msg);
+			backed++;
+			if (refused++ < MODELS_NAMED)
+				sbuf_addf(&unmodelled, "%s%s", unmodelled.len ? ", " : "", id);
+			if (!why)
+				why = pc_xstrdup(e->msg);
+		} else if (model) {
+			backed++;
+			sbuf_addf(&scripted, "%s%s", scripted.len ? ", " : "", id);
 		}
 		free(model);
 		jv_free(w);
 	}
-	char *list = sbuf_take(&names);
-	int rc = *list ? pc_fail(e, "%s, and these workloads are model-backed: %s", why, list) : 0;
-	free(list);
+	char *names = sbuf_take(&unmodelled), *kept = sbuf_take(&scripted);
+	const char *more = refused > MODELS_NAMED ? ", ..." : "";
+	if (refused && !o->model_scripts)
+		rc = pc_fail(e, "%s, and these workloads are model-backed: %s%s", why, names, more);
+	else if (refused)
+		rc = pc_fail(
+			e,
+			"--model-scripts %s holds no script for %d of the %d model-backed workloads selected (%s): %s%s; %s%s",
+			o->model_scripts, refused, backed, why, names, more,
+			*kept ? "these have one: " : "none has one", kept);
+	free(names);
+	free(kept);
 	free(why);
 	return rc;
 }
