@@ -33,10 +33,14 @@
 
 extern char **environ;
 
+/* The filter's name, spelled here only: every message of its own, --help
+ * and --version. */
+#define PROG "pc-evaluate"
+
 static const char usage[] =
-	"usage: pc-evaluate [--experiment-prefix NAME] [--failure-policy POLICY] [--output DIR]\n"
+	"usage: " PROG " [--experiment-prefix NAME] [--failure-policy POLICY] [--output DIR]\n"
 	"                   [--catalog PATH [--root DIR]]\n"
-	"       pc-evaluate --paired [--trials N] [--experiment-prefix NAME] [--output DIR]\n"
+	"       " PROG " --paired [--trials N] [--experiment-prefix NAME] [--output DIR]\n"
 	"Reads powercontext.e2e-evidence/v1 replays on stdin and writes one\n"
 	"powercontext.e2e-evaluation/v1 line per replay.  With --paired, reads the\n"
 	"powercontext.e2e-paired-arm/v3 observations of an OFF/ON comparison, in the\n"
@@ -93,7 +97,7 @@ static int parse_args(int argc, char **argv, struct evaluate_options *o)
 		{ "root", required_argument, NULL, 'r' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = STAGE_CLI("pc-evaluate", usage, "", longs, argc, argv);
+	struct stage_cli cli = STAGE_CLI(PROG, usage, "", longs, argc, argv);
 	int c;
 
 	o->prefix = "e2e";
@@ -121,20 +125,20 @@ static int parse_args(int argc, char **argv, struct evaluate_options *o)
 	if (c != STAGE_END)
 		return c;
 	if (o->root && !o->catalog)
-		return stage_usage_error("pc-evaluate", usage, "--root needs --catalog"),
+		return stage_usage_error(PROG, usage, "--root needs --catalog"),
 		       STAGE_USAGE;
 	if (o->catalog && o->paired)
-		return stage_usage_error("pc-evaluate", usage,
+		return stage_usage_error(PROG, usage,
 					 "--catalog does not go with --paired"),
 		       STAGE_USAGE;
 	if (o->trials && !o->paired)
-		return stage_usage_error("pc-evaluate", usage, "--trials needs --paired"),
+		return stage_usage_error(PROG, usage, "--trials needs --paired"),
 		       STAGE_USAGE;
 	if (!*o->prefix)
-		return stage_usage_error("pc-evaluate", usage,
+		return stage_usage_error(PROG, usage,
 					 "--experiment-prefix must not be empty"),
 		       STAGE_USAGE;
-	return stage_check_policy("pc-evaluate", usage, o->policy);
+	return stage_check_policy(PROG, usage, o->policy);
 }
 
 /* The line written (pass->line) to stdout as it is, unless redaction
@@ -205,23 +209,23 @@ static int evaluate_all(struct evaluation_pass *pass)
 	struct pc_err e;
 	int status = EXIT_OK, code = EXIT_OK;
 
-	replays_open(&in, stdin, "stdin", "pc-evaluate", pass->red);
+	replays_open(&in, stdin, "stdin", PROG, pass->red);
 	while (replays_next(&in, &replay)) {
 		int rc = evaluate_one(pass, &in, replay, &code, &e);
 		if (rc == -1)
-			status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, e.msg);
+			status = stage_die(PROG, pass->red, EXIT_INVALID, e.msg);
 		else if (rc == -2) {
 			/* a sink that cannot be written ends the stream */
-			status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, e.msg);
+			status = stage_die(PROG, pass->red, EXIT_INVALID, e.msg);
 			break;
 		} else
 			status = stage_worst(status, code);
 	}
 	if (pass->o->output && aggregate_add(&pass->batches, jv_invalid(), &e) != 0)
-		status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, e.msg);
+		status = stage_die(PROG, pass->red, EXIT_INVALID, e.msg);
 	status = stage_worst(status, in.status);
 	if (in.count == 0 && status == EXIT_OK)
-		status = stage_die("pc-evaluate", pass->red, EXIT_INVALID, "no replays on stdin");
+		status = stage_die(PROG, pass->red, EXIT_INVALID, "no replays on stdin");
 	replays_close(&in);
 	return status;
 }
@@ -234,7 +238,7 @@ static int summarize_paired(const struct evaluate_options *o, const struct redac
 	jv doc, observations = jv_array();
 	int trials = o->trials;
 
-	stage_input_open(&in, "pc-evaluate", red, SCHEMA_PAIRED_ARM, &doc_paired_arm);
+	stage_input_open(&in, PROG, red, SCHEMA_PAIRED_ARM, &doc_paired_arm);
 	while (stage_input_next(&in, &doc)) {
 		int trial = (int)json_number_at(doc, "trial", 1);
 		trials = !o->trials && trial > trials ? trial : trials;
@@ -244,13 +248,13 @@ static int summarize_paired(const struct evaluate_options *o, const struct redac
 	if (in.status != EXIT_OK || in.count == 0) {
 		jv_free(observations);
 		return in.status != EXIT_OK ? in.status
-					    : stage_die("pc-evaluate", red, EXIT_INVALID,
+					    : stage_die(PROG, red, EXIT_INVALID,
 							"no paired arm observations on stdin");
 	}
 	jv report = paired_summarize(observations, trials, o->prefix);
 	int code = verdict_paired_exit(report);
 	if (stage_deliver(o->output, ".", "paired-report.json", red, report, &e) != 0)
-		return stage_die("pc-evaluate", red, EXIT_INVALID, e.msg);
+		return stage_die(PROG, red, EXIT_INVALID, e.msg);
 	return code;
 }
 
@@ -264,7 +268,7 @@ int main(int argc, char **argv)
 
 	if (rc != 0)
 		return stage_option_exit(rc);
-	if ((rc = stage_open_streams("pc-evaluate", 1)) != 0)
+	if ((rc = stage_open_streams(PROG, 1)) != 0)
 		return rc;
 	redactor_init(&red, environ);
 	if (o.paired) {
@@ -274,7 +278,7 @@ int main(int argc, char **argv)
 	}
 	pass.red = &red;
 	if (o.catalog && freshness_load(o.catalog, o.root ? o.root : ".", &pass.current, &e) != 0) {
-		rc = stage_die("pc-evaluate", &red, EXIT_INVALID, e.msg);
+		rc = stage_die(PROG, &red, EXIT_INVALID, e.msg);
 		jv_free(pass.current);
 		redactor_free(&red);
 		return rc;

@@ -40,8 +40,8 @@ void catalog_free(struct catalog *c);
 char *catalog_root_hint(const char *path, const char *root);
 
 /* Mark selected[i] for each workload named by ids or categories (arrays of
- * strings), or in category "acceptance" when both are empty; -1 naming every
- * unknown id and category. */
+ * strings, both borrowed), or in category "acceptance" when both are
+ * empty; -1 naming every unknown id and category. */
 int catalog_select(const struct catalog *c, jv ids, jv categories,
 		   int *selected, struct pc_err *e);
 

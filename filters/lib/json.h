@@ -67,7 +67,8 @@ jv json_string_or_null(const char *s);
  * where the path does not lead, never invalid. */
 jv json_at(jv obj, const char *dotted);
 
-/* The number at a dotted path, or fallback when it is not a number. */
+/* The number at a dotted path of obj (borrowed), or fallback when it is
+ * not a number. */
 double json_number_at(jv obj, const char *dotted, double fallback);
 
 #endif

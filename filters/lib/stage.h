@@ -143,8 +143,8 @@ void stage_input_close(struct stage_input *s);
 struct stage_pass {
 	const char *prog, *schema;
 	const struct shape *shape;
-	/* the input's directory under outdir (owned; outdir.h), where the
-	 * artifact goes */
+	/* the directory under outdir (owned; outdir.h) of the input
+	 * (borrowed), where the artifact goes */
 	char *(*dir_of)(jv in);
 	const char *artifact; /* its file name there */
 	const char *none;     /* the error when stdin holds no document */

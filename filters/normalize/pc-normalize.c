@@ -22,12 +22,16 @@
 
 extern char **environ;
 
+/* The filter's name, spelled here only: every message of its own, --help
+ * and --version. */
+#define PROG "pc-normalize"
+
 static const char usage[] =
-	"usage: pc-normalize [--paired] [--output DIR]\n"
+	"usage: " PROG " [--paired] [--output DIR]\n"
 	"Reads powercontext.e2e-run/v1 records on stdin and writes one\n"
 	"powercontext.e2e-evidence/v1 replay per record, rebuilt from the record and\n"
 	"the files under its trial directory; with --paired, each paired arm's\n"
-	"powercontext.e2e-paired-arm/v3 observation instead.  More: man pc-normalize.\n";
+	"powercontext.e2e-paired-arm/v3 observation instead.  More: man " PROG ".\n";
 
 static int normalize_one(void *ctx, jv record, const struct json_reader *raw, jv *replay,
 			 int *code, struct pc_err *e)
@@ -91,9 +95,9 @@ int main(int argc, char **argv)
 		{ "paired", no_argument, NULL, 'p' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = STAGE_CLI("pc-normalize", usage, "", longs, argc, argv);
+	struct stage_cli cli = STAGE_CLI(PROG, usage, "", longs, argc, argv);
 	const struct stage_pass pass = {
-		.prog = "pc-normalize",
+		.prog = PROG,
 		.schema = SCHEMA_RUN,
 		.shape = &doc_run,
 		.dir_of = record_dir,
@@ -102,7 +106,7 @@ int main(int argc, char **argv)
 		.make = normalize_one,
 	};
 	const struct stage_pass arms = {
-		.prog = "pc-normalize",
+		.prog = PROG,
 		.schema = SCHEMA_RUN,
 		.shape = &doc_run,
 		.dir_of = arm_dir,
@@ -121,7 +125,7 @@ int main(int argc, char **argv)
 			output = optarg;
 	if (c != STAGE_END)
 		return stage_option_exit(c);
-	if ((status = stage_open_streams("pc-normalize", 1)) != 0)
+	if ((status = stage_open_streams(PROG, 1)) != 0)
 		return status;
 	redactor_init(&red, environ);
 	status = stage_run_pass(paired ? &arms : &pass, output, &red);

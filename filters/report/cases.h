@@ -97,7 +97,8 @@ void stale_add_reason(struct sbuf *b, const struct report_case *c);
 /* That reason as a line after prefix, when c is stale. */
 void stale_add_line(struct sbuf *b, const struct report_case *c, const char *prefix);
 
-/* Python's str() of an evaluation value (True, 1.0, None, the string). */
+/* Python's str() of an evaluation value (borrowed): True, 1.0, None, the
+ * string. */
 void report_add_value(struct sbuf *b, jv v);
 
 /* "3 workloads: 1 accepted, 1 failed, 0 inconclusive[, 1 skipped]". */

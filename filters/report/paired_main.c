@@ -29,12 +29,13 @@ static void add_observation(struct page_facts *facts, jv observation)
 
 /* *report (owned) the one paired report, facts what the observations
  * after it say; the input's exit status. */
-static int read_input(const struct redactor *red, jv *report, struct page_facts *facts)
+static int read_input(const char *prog, const struct redactor *red, jv *report,
+		      struct page_facts *facts)
 {
 	struct stage_input in;
 	jv doc;
 
-	stage_input_open(&in, "pc-report", red, SCHEMA_PAIRED_REPORT, &doc_paired_report);
+	stage_input_open(&in, prog, red, SCHEMA_PAIRED_REPORT, &doc_paired_report);
 	while (stage_input_next(&in, &doc)) {
 		if (jv_is_valid(*report)) {
 			add_observation(facts, redact_jv(red, doc));
@@ -47,12 +48,13 @@ static int read_input(const struct redactor *red, jv *report, struct page_facts 
 	}
 	stage_input_close(&in);
 	if (in.status == EXIT_OK && !jv_is_valid(*report))
-		return stage_die("pc-report", red, EXIT_INVALID, "no paired report on stdin");
+		return stage_die(prog, red, EXIT_INVALID, "no paired report on stdin");
 	return in.status;
 }
 
 /* report.md under output: 1.4.1's file, whatever format stdout gets. */
-static int write_markdown(const char *output, jv report, const struct redactor *red)
+static int write_markdown(const char *prog, const char *output, jv report,
+			  const struct redactor *red)
 {
 	struct sbuf b = { 0 };
 	struct pc_err e;
@@ -61,12 +63,12 @@ static int write_markdown(const char *output, jv report, const struct redactor *
 	paired_add_markdown(&b, report);
 	char *text = sbuf_take(&b);
 	if (io_write_artifact(output, "report.md", text, strlen(text), &e) != 0)
-		status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
+		status = stage_die(prog, red, EXIT_INVALID, e.msg);
 	free(text);
 	return status;
 }
 
-static int write_stdout(const struct report_format *format, jv report,
+static int write_stdout(const char *prog, const struct report_format *format, jv report,
 			const struct page_facts *facts)
 {
 	struct sbuf b = { 0 };
@@ -76,22 +78,23 @@ static int write_stdout(const struct report_format *format, jv report,
 	format->paired(&b, report, facts, !(no_color && *no_color));
 	char *text = sbuf_take(&b);
 	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
-		status = stage_write_error("pc-report", errno);
+		status = stage_write_error(prog, errno);
 	free(text);
 	return status;
 }
 
-int paired_main(const struct report_format *format, const char *output, const struct redactor *red)
+int paired_main(const char *prog, const struct report_format *format, const char *output,
+		const struct redactor *red)
 {
 	struct page_facts facts;
 	jv report = jv_invalid();
 
 	page_facts_init(&facts);
-	int status = read_input(red, &report, &facts);
+	int status = read_input(prog, red, &report, &facts);
 	if (status == EXIT_OK) {
 		if (output)
-			status = write_markdown(output, report, red);
-		status = stage_worst(status, write_stdout(format, report, &facts));
+			status = write_markdown(prog, output, report, red);
+		status = stage_worst(status, write_stdout(prog, format, report, &facts));
 		status = stage_worst(status, verdict_paired_exit(report));
 	}
 	jv_free(report);

@@ -12,7 +12,9 @@
 
 /* The report in format (a row with its paired column) on stdout, and with
  * output (or NULL) output/report.md; the exit status (verdict.h's
- * verdict_paired_exit, or the worst input or output error). */
-int paired_main(const struct report_format *format, const char *output, const struct redactor *red);
+ * verdict_paired_exit, or the worst input or output error), its messages
+ * prefixed with prog (main's name). */
+int paired_main(const char *prog, const struct report_format *format, const char *output,
+		const struct redactor *red);
 
 #endif

@@ -31,18 +31,22 @@
 
 extern char **environ;
 
+/* The filter's name, spelled here only: every message of its own, --help
+ * and --version. */
+#define PROG "pc-report"
+
 /* --help's text: the usage, whose formats come from their table, and
  * where the rest is (man pc-report). */
 static char *usage_text(void)
 {
 	struct sbuf b = { 0 };
 
-	sbuf_add(&b, "usage: pc-report [--format ");
+	sbuf_add(&b, "usage: " PROG " [--format ");
 	choice_add_names(&b, report_format_name_at, NULL, "|", "|");
 	sbuf_add(&b,
 		 "] [--output DIR] [-v|--verbose]\n"
 		 "                 [--ledger URL [--trend] [--trend-runs N]]\n"
-		 "       pc-report --paired [--format ");
+		 "       " PROG " --paired [--format ");
 	choice_add_names(&b, report_paired_format_name_at, NULL, "|", "|");
 	sbuf_add(&b,
 		 "] [--output DIR]\n"
@@ -50,7 +54,7 @@ static char *usage_text(void)
 		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired),\n"
 		 "then optionally the arm observations it summarizes.  In text, -v or --verbose\n"
 		 "shows every value, and given twice the identities behind each result.\n"
-		 "Every option, format and exit status is described in man pc-report.\n");
+		 "Every option, format and exit status is described in man " PROG ".\n");
 	return sbuf_take(&b);
 }
 
@@ -59,7 +63,7 @@ static int unknown_format(const char *usage)
 {
 	char *msg = choice_refusal("--format", report_format_name_at, NULL);
 
-	stage_usage_error("pc-report", usage, msg);
+	stage_usage_error(PROG, usage, msg);
 	free(msg);
 	return STAGE_USAGE;
 }
@@ -74,7 +78,7 @@ static int paired_refusal(const char *usage)
 	choice_add_names(&b, report_paired_format_name_at, NULL, ", ", " or ");
 	sbuf_add(&b, " and --output only");
 	char *msg = sbuf_take(&b);
-	stage_usage_error("pc-report", usage, msg);
+	stage_usage_error(PROG, usage, msg);
 	free(msg);
 	return STAGE_USAGE;
 }
@@ -99,7 +103,7 @@ static int parse_args(int argc, char **argv, const char *usage, struct report_op
 		{ "paired", no_argument, NULL, 'p' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = STAGE_CLI("pc-report", usage, "v", longs, argc, argv);
+	struct stage_cli cli = STAGE_CLI(PROG, usage, "v", longs, argc, argv);
 	const char *format = NULL;
 	int c;
 
@@ -129,13 +133,13 @@ static int parse_args(int argc, char **argv, const char *usage, struct report_op
 		return paired_refusal(usage);
 	o->trend = o->trend || (o->ledger && o->format->needs_trends);
 	if (o->trend && !o->ledger)
-		return stage_usage_error("pc-report", usage,
+		return stage_usage_error(PROG, usage,
 					 "--trend and --trend-runs need --ledger"),
 		       STAGE_USAGE;
 	if (o->ledger) {
 		struct pc_err e;
 		if (ledger_url_parse(o->ledger, getenv(LEDGER_PASSWORD_ENV), &o->url, &e) != 0)
-			return stage_usage_error("pc-report", usage, e.msg), STAGE_USAGE;
+			return stage_usage_error(PROG, usage, e.msg), STAGE_USAGE;
 	}
 	return 0;
 }
@@ -172,8 +176,8 @@ static int read_cases(struct cases *cs, const struct redactor *red, int check_na
 	jv doc;
 
 	if (spool_open(&cs->spool, &e) != 0)
-		return stage_die("pc-report", red, EXIT_INVALID, e.msg);
-	stage_input_open(&in, "pc-report", red, SCHEMA_EVALUATION, &doc_evaluation);
+		return stage_die(PROG, red, EXIT_INVALID, e.msg);
+	stage_input_open(&in, PROG, red, SCHEMA_EVALUATION, &doc_evaluation);
 	while (!stop && stage_input_next(&in, &doc)) {
 		stop = report_spool_document(cs, doc, red, check_names, live ? write_live : NULL,
 					     live);
@@ -181,10 +185,10 @@ static int read_cases(struct cases *cs, const struct redactor *red, int check_na
 	}
 	stage_input_close(&in);
 	if (fflush(cs->spool.f) != 0 || ferror(cs->spool.f))
-		return stage_die("pc-report", red, EXIT_INVALID,
+		return stage_die(PROG, red, EXIT_INVALID,
 				 "cannot write the spool file (is TMPDIR full?)");
 	if (in.status == EXIT_OK && cs->n == 0)
-		return stage_die("pc-report", red, EXIT_INVALID, "no evaluations on stdin");
+		return stage_die(PROG, red, EXIT_INVALID, "no evaluations on stdin");
 	return in.status;
 }
 
@@ -206,18 +210,18 @@ static int report_verdicts(const struct report_options *o, const struct redactor
 	struct pc_err e;
 
 	if (live.out.failed)
-		status = stage_write_error("pc-report", live.out.failed);
+		status = stage_write_error(PROG, live.out.failed);
 	if (status == EXIT_OK && o->output && files_write_all(&cs, o->output, &e) != 0)
-		status = stage_die("pc-report", red, EXIT_INVALID, e.msg);
+		status = stage_die(PROG, red, EXIT_INVALID, e.msg);
 	/* a ledger that cannot be written still leaves the report, and exit 1 */
 	int ledger_failed = 0;
 	if (status == EXIT_OK && o->ledger &&
 	    ledger_write(&o->url, &cs, o->trend ? o->trend_runs : 0, &e) != 0)
-		ledger_failed = stage_die("pc-report", red, EXIT_INVALID, e.msg);
+		ledger_failed = stage_die(PROG, red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK) {
 		settings.trends = o->trend && !ledger_failed;
 		status = report_format_write(o->format, &cs, &settings, &e) != 0
-				 ? stage_die("pc-report", red, EXIT_INVALID, e.msg)
+				 ? stage_die(PROG, red, EXIT_INVALID, e.msg)
 				 : cs.status;
 		status = stage_worst(status, ledger_failed);
 	}
@@ -253,12 +257,12 @@ int main(int argc, char **argv)
 	free(usage);
 	if (rc != 0)
 		return stage_option_exit(rc);
-	if ((rc = stage_open_streams("pc-report", 1)) != 0) {
+	if ((rc = stage_open_streams(PROG, 1)) != 0) {
 		ledger_url_free(&o.url);
 		return rc;
 	}
 	init_redactor(&red, &o);
-	rc = o.paired ? paired_main(o.format, o.output, &red) : report_verdicts(&o, &red);
+	rc = o.paired ? paired_main(PROG, o.format, o.output, &red) : report_verdicts(&o, &red);
 	redactor_free(&red);
 	ledger_url_free(&o.url);
 	return rc;

@@ -20,8 +20,8 @@
  * is flaky. */
 const char *trend_change(jv trend);
 
-/* The trend's verdicts as letters, oldest first: "A A F" (accepted, failed,
- * inconclusive, skipped, unknown: A F I S U). */
+/* The trend's (borrowed) verdicts as letters, oldest first: "A A F"
+ * (accepted, failed, inconclusive, skipped, unknown: A F I S U). */
 void trend_add_letters(struct sbuf *b, jv trend);
 
 #endif

@@ -85,7 +85,7 @@ static char *output_dir(const struct run_bub_options *o, struct pc_err *e)
 		free(dir);
 		return NULL;
 	}
-	fprintf(stderr, "pc-run-bub: writing Harbor job directories under %s\n", dir);
+	fprintf(stderr, "%s: writing Harbor job directories under %s\n", o->prog, dir);
 	return dir;
 }
 
@@ -95,7 +95,7 @@ static int emit_record(const struct fleet *f, jv record)
 	struct pc_err e;
 
 	if (stage_emit(f->red, record, &e) != 0)
-		return stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
+		return stage_die(f->o->prog, f->red, EXIT_INVALID, e.msg);
 	return EXIT_OK;
 }
 
@@ -113,7 +113,7 @@ static int run_selections(const struct fleet *f, int unit)
 		jv records, w = jv_getpath(jv_copy(f->selections),
 					   JV_ARRAY(jv_number(i), jv_string("workload")));
 		if (f->progress)
-			fprintf(stderr, "pc-run-bub: workload %d/%d: %s\n", i + 1, f->n,
+			fprintf(stderr, "%s: workload %d/%d: %s\n", f->o->prog, i + 1, f->n,
 				json_str(w, "id"));
 		jv_free(w);
 		if (f->o->trials) {
@@ -189,6 +189,7 @@ static int run_units(const struct fleet *f, int *worker)
 	struct workers j = { .n = f->n,
 			     .unit_of = f->unit_of,
 			     .max = f->o->jobs,
+			     .prog = f->o->prog,
 			     .ctx = (void *)f,
 			     .run_unit = run_unit,
 			     .unwritten = unwritten_record };
@@ -202,7 +203,7 @@ static int run_units(const struct fleet *f, int *worker)
 	int rc = workers_run(&j, worker, &e);
 	if (*worker || rc == 0)
 		return rc;
-	return stage_die("pc-run-bub", f->red, EXIT_INVALID, e.msg);
+	return stage_die(f->o->prog, f->red, EXIT_INVALID, e.msg);
 }
 
 /* What every workload needs before the first runs, after the Server's
@@ -264,8 +265,8 @@ static int run_prepared(struct fleet_holdings *h, const struct run_bub_options *
 	if (status == EXIT_OK && proc_stop_signal()) {
 		if (!worker)
 			fprintf(stderr,
-				"pc-run-bub: stopped by %s; the workloads after the %s it interrupted were not run\n",
-				proc_stop_name(), o->jobs > 1 ? "ones" : "one");
+				"%s: stopped by %s; the workloads after the %s it interrupted were not run\n",
+				o->prog, proc_stop_name(), o->jobs > 1 ? "ones" : "one");
 		status = 128 + proc_stop_signal();
 	}
 	free(fleet.unit_of);
@@ -280,10 +281,10 @@ int fleet_run(const struct run_bub_options *o, const struct redactor *red, jv se
 	struct pc_err e;
 
 	if (pc_client_init(&h.client, environ, o->client_timeout, &e) != 0)
-		return stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+		return stage_die(o->prog, red, EXIT_INVALID, e.msg);
 	int status = prepare(&h, o, selections, &e) == 0
 			     ? run_prepared(&h, o, red, selections)
-			     : stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+			     : stage_die(o->prog, red, EXIT_INVALID, e.msg);
 	pc_client_free(&h.client);
 	pc_api_free(&h.api);
 	free(h.api_error);

@@ -20,10 +20,10 @@
 extern char **environ;
 
 /* The usage error for a --runner no row names: "--runner must be a, b or c". */
-static int unknown_runner(const char *usage)
+static int unknown_runner(const char *prog, const char *usage)
 {
 	char *msg = choice_refusal("--runner", runner_name_at, NULL);
-	int rc = stage_usage_error("pc-run-bub", usage, msg);
+	int rc = stage_usage_error(prog, usage, msg);
 	free(msg);
 	return rc;
 }
@@ -47,7 +47,7 @@ static int paired_args(int paired, const char *trials, const char *trial, const 
 	const char *usage = cli->usage;
 
 	if (!paired && (trials || trial || host))
-		return stage_usage_error("pc-run-bub", usage,
+		return stage_usage_error(o->prog, usage,
 					 trials  ? "--trials needs --paired"
 					 : trial ? "--trial needs --paired"
 						 : "--host needs --paired");
@@ -62,7 +62,7 @@ static int paired_args(int paired, const char *trials, const char *trial, const 
 		return -1;
 	if (host && !(o->host = host_named(host))) {
 		char *msg = choice_refusal("--host", host_name_at, NULL);
-		stage_usage_error("pc-run-bub", usage, msg);
+		stage_usage_error(o->prog, usage, msg);
 		free(msg);
 		return -1;
 	}
@@ -70,7 +70,7 @@ static int paired_args(int paired, const char *trials, const char *trial, const 
 		o->host = &hosts[0];
 	if (o->jobs > 1)
 		return stage_usage_error(
-			"pc-run-bub", usage,
+			o->prog, usage,
 			"--paired runs one arm at a time (--jobs 1): the Access audit of an ON arm's window must hold its own requests only");
 	return 0;
 }
@@ -79,7 +79,7 @@ static int paired_args(int paired, const char *trials, const char *trial, const 
 static int settle_args(const char *session, const char *usage, struct run_bub_options *o)
 {
 	if (!o->settle_scope && (session || o->settle_flush))
-		return stage_usage_error("pc-run-bub", usage,
+		return stage_usage_error(o->prog, usage,
 					 session ? "--session needs --settle"
 						 : "--flush needs --settle");
 	if (!o->settle_scope)
@@ -89,7 +89,7 @@ static int settle_args(const char *session, const char *usage, struct run_bub_op
 				    ? atoi(session)
 				    : -1;
 	if (o->settle_session < 0)
-		return stage_usage_error("pc-run-bub", usage,
+		return stage_usage_error(o->prog, usage,
 					 "--settle needs --session N, a session number from 0");
 	return 0;
 }
@@ -117,7 +117,7 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		{ "flush", no_argument, NULL, 'F' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = STAGE_CLI("pc-run-bub", usage, "", longs, argc, argv);
+	struct stage_cli cli = STAGE_CLI(o->prog, usage, "", longs, argc, argv);
 	const char *runner = runners[0].name, *host = NULL, *trials = NULL, *trial = NULL;
 	const char *session = NULL;
 	struct pc_err e;
@@ -151,14 +151,14 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 			break;
 		default:
 			if (seconds_parse("--agent-timeout", optarg, &o->agent_timeout, &e) != 0)
-				return stage_usage_error("pc-run-bub", usage, e.msg), STAGE_USAGE;
+				return stage_usage_error(o->prog, usage, e.msg), STAGE_USAGE;
 		}
 	}
 	if (c != STAGE_END)
 		return c;
 	/* the Server client's setting, refused before anything runs, --plan included */
 	if (pc_client_timeout(environ, &o->client_timeout, &e) != 0)
-		return stage_usage_error("pc-run-bub", usage, e.msg), STAGE_USAGE;
+		return stage_usage_error(o->prog, usage, e.msg), STAGE_USAGE;
 	if (paired_args(paired, trials, trial, host, &cli, o) != 0 ||
 	    settle_args(session, usage, o) != 0)
 		return STAGE_USAGE;
@@ -167,16 +167,16 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 				  : !*o->unrun ? "--unrun needs a reason (why nothing ran)"
 					       : NULL;
 	if (unrun_error)
-		return stage_usage_error("pc-run-bub", usage, unrun_error), STAGE_USAGE;
+		return stage_usage_error(o->prog, usage, unrun_error), STAGE_USAGE;
 	if (!(o->runner = runner_named(runner)))
-		return unknown_runner(usage), STAGE_USAGE;
+		return unknown_runner(o->prog, usage), STAGE_USAGE;
 	/* Harbor's environment types are the harbor runner's alone */
 	if (o->harbor_env && strcmp(o->runner->name, "harbor"))
-		return stage_usage_error("pc-run-bub", usage, "--harbor-env needs --runner harbor"),
+		return stage_usage_error(o->prog, usage, "--harbor-env needs --runner harbor"),
 		       STAGE_USAGE;
 	if (o->harbor_env && !*o->harbor_env)
-		return stage_usage_error("pc-run-bub", usage,
+		return stage_usage_error(o->prog, usage,
 					 "--harbor-env needs an environment type"),
 		       STAGE_USAGE;
-	return stage_check_policy("pc-run-bub", usage, o->policy);
+	return stage_check_policy(o->prog, usage, o->policy);
 }

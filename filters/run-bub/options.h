@@ -6,7 +6,8 @@
 
 #include "run/run.h"
 
-/* o's fields from argv (o holds the defaults; o->registry becomes owned):
+/* o's fields from argv (o holds the defaults and prog, the name its usage
+ * errors and --version spell; o->registry becomes owned):
  * 0, or a stage_option result (STAGE_DONE, STAGE_USAGE) after --help,
  * --version or a usage error, which it printed with usage's synopsis. */
 int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_bub_options *o);

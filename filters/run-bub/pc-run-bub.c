@@ -25,6 +25,10 @@
 
 extern char **environ;
 
+/* The filter's name, spelled here only: every message of its own, --help
+ * and --version. */
+#define PROG "pc-run-bub"
+
 /* The --help text, its runners from their rows (malloc'd): the synopsis,
  * which a usage error repeats, and what the filter does; the page
  * pc-run-bub(1) describes each option. */
@@ -32,7 +36,7 @@ static char *usage_text(void)
 {
 	struct sbuf b = { 0 };
 
-	sbuf_add(&b, "usage: pc-run-bub [--runner ");
+	sbuf_add(&b, "usage: " PROG " [--runner ");
 	choice_add_names(&b, runner_name_at, NULL, "|", "|");
 	sbuf_add(
 		&b,
@@ -41,12 +45,12 @@ static char *usage_text(void)
 		"                  [--model-scripts DIR] [--registry FILE] [--jobs N]\n"
 		"                  [--paired [--trials N] [--trial N] [--host HOST]]\n"
 		"                  [--plan | --unrun WHY]\n"
-		"       pc-run-bub --settle SCOPE --session N [--flush]\n"
+		"       " PROG " --settle SCOPE --session N [--flush]\n"
 		"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 		"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 		"under DIR/<workload id>/" OUTDIR_HARBOR_JOBS
 		"/ (default DIR: a new temporary directory).\n"
-		"Each option is described in man pc-run-bub.\n");
+		"Each option is described in man " PROG ".\n");
 	return sbuf_take(&b);
 }
 
@@ -56,7 +60,7 @@ static int read_selections(jv *out, const struct redactor *red)
 	jv sel;
 
 	*out = jv_array();
-	stage_input_open(&in, "pc-run-bub", red, SCHEMA_SELECTION, &doc_selection);
+	stage_input_open(&in, PROG, red, SCHEMA_SELECTION, &doc_selection);
 	while (stage_input_next(&in, &sel))
 		*out = jv_array_append(*out, sel);
 	stage_input_close(&in);
@@ -71,9 +75,9 @@ static int run_all(const struct run_bub_options *o, const struct redactor *red)
 	int status = read_selections(&selections, red);
 
 	if (status == EXIT_OK && jv_array_length(jv_copy(selections)) == 0)
-		status = stage_die("pc-run-bub", red, EXIT_INVALID, "no selections on stdin");
+		status = stage_die(PROG, red, EXIT_INVALID, "no selections on stdin");
 	if (status == EXIT_OK && preflight_check(o, selections, &e) != 0)
-		status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+		status = stage_die(PROG, red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK)
 		status = o->plan ? plan_print(o, selections, red) : fleet_run(o, red, selections);
 	jv_free(selections);
@@ -88,18 +92,18 @@ static int settle_one(const struct run_bub_options *o, const struct redactor *re
 	struct pc_err e;
 
 	if (pc_client_init(&client, environ, o->client_timeout, &e) != 0)
-		return stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+		return stage_die(PROG, red, EXIT_INVALID, e.msg);
 	jv settled = arm_settle(&client, o->settle_scope, o->settle_session, o->settle_flush);
 	int rc = stage_emit(red, settled, &e) == 0
 			 ? EXIT_OK
-			 : stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+			 : stage_die(PROG, red, EXIT_INVALID, e.msg);
 	pc_client_free(&client);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	struct run_bub_options o = { .policy = "collect-all", .jobs = 1 };
+	struct run_bub_options o = { .prog = PROG, .policy = "collect-all", .jobs = 1 };
 	struct redactor red;
 	char *usage = usage_text();
 	int rc = run_bub_options_parse(argc, argv, usage, &o);
@@ -109,7 +113,7 @@ int main(int argc, char **argv)
 		free(o.registry);
 		return stage_option_exit(rc);
 	}
-	if ((rc = stage_open_streams("pc-run-bub", !o.settle_scope)) != 0) {
+	if ((rc = stage_open_streams(PROG, !o.settle_scope)) != 0) {
 		free(o.registry);
 		return rc;
 	}

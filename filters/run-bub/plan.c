@@ -42,7 +42,7 @@ int plan_print(const struct run_bub_options *o, jv selections, const struct reda
 		for (int t = first; t <= last && unit_of[i] == i && status == EXIT_OK; t++) {
 			jv unit = unit_of_selections(selections, unit_of, n, i, t);
 			if (stage_emit(red, unit, &e) != 0)
-				status = stage_die("pc-run-bub", red, EXIT_INVALID, e.msg);
+				status = stage_die(o->prog, red, EXIT_INVALID, e.msg);
 		}
 	free(unit_of);
 	return status;

@@ -119,8 +119,8 @@ static void reap(struct pool *p, struct worker *w)
 		char how[64];
 		proc_describe(status, how, sizeof how);
 		char *why = text_fmt(
-			"the pc-run-bub worker process running this workload ended (%s) before writing its record",
-			how);
+			"the %s worker process running this workload ended (%s) before writing its record",
+			p->j->prog, how);
 		settle(p, owed, why);
 		free(why);
 	}
@@ -174,11 +174,12 @@ static int start(struct pool *p, struct worker *w, int unit)
 
 	fflush(NULL);
 	if (pipe(fds) != 0)
-		pc_fail_errno(
-			&e,
-			"pc-run-bub cannot make the pipe of a worker process for this workload");
+		pc_fail_errno(&e,
+			      "%s cannot make the pipe of a worker process for this workload",
+			      p->j->prog);
 	else if ((pid = fork()) < 0) {
-		pc_fail_errno(&e, "pc-run-bub cannot start a worker process for this workload");
+		pc_fail_errno(&e, "%s cannot start a worker process for this workload",
+			      p->j->prog);
 		close(fds[0]);
 		close(fds[1]);
 	}

@@ -25,6 +25,7 @@ struct workers {
 	int n;              /* workloads, in selection order */
 	const int *unit_of; /* per workload: the index of its unit's first workload */
 	int max;            /* units running at once */
+	const char *prog;   /* the filter's name, as a worker's failure names it */
 	void *ctx;
 	/* in a worker: the unit's workloads, records on stdout; the worker's status */
 	int (*run_unit)(void *ctx, int unit);

@@ -18,8 +18,12 @@
 
 extern char **environ;
 
+/* The filter's name, spelled here only: every message of its own, --help
+ * and --version. */
+#define PROG "pc-select"
+
 static const char usage[] =
-	"usage: pc-select [--manifests PATH] [--root DIR] [--id ID]... [--category NAME]...\n"
+	"usage: " PROG " [--manifests PATH] [--root DIR] [--id ID]... [--category NAME]...\n"
 	"Validates the workload catalog and writes one powercontext.e2e-selection/v1\n"
 	"line per selected workload.\n"
 	"  --manifests PATH  a directory of *.yaml manifests or one file (default manifests)\n"
@@ -42,7 +46,7 @@ static int parse_args(int argc, char **argv, struct select_options *o)
 		{ "category", required_argument, NULL, 'c' },
 		STAGE_STANDARD_OPTIONS,
 	};
-	struct stage_cli cli = STAGE_CLI("pc-select", usage, "", longs, argc, argv);
+	struct stage_cli cli = STAGE_CLI(PROG, usage, "", longs, argc, argv);
 	int c;
 
 	cli.repeatable = "ic";
@@ -145,28 +149,28 @@ static int select_workloads(const struct select_options *o, const struct redacto
 	if (catalog_load(&cat, o->manifests, o->root, stderr) != 0) {
 		catalog_free(&cat);
 		jv_free(lines);
-		return stage_die("pc-select", red, EXIT_INVALID,
+		return stage_die(PROG, red, EXIT_INVALID,
 				 "invalid workload catalog; nothing selected");
 	}
 	selected = pc_xmalloc((size_t)cat.n * sizeof *selected);
 	if (catalog_select(&cat, o->ids, o->categories, selected, &e) != 0)
-		status = stage_die("pc-select", red, EXIT_INVALID, e.msg);
+		status = stage_die(PROG, red, EXIT_INVALID, e.msg);
 	for (int i = 0; status == EXIT_OK && i < cat.n; i++) {
 		jv line;
 		if (!selected[i])
 			continue;
 		if (selection(&cat.items[i], o->root, &line, &e) != 0)
-			status = stage_die("pc-select", red, EXIT_INVALID, e.msg);
+			status = stage_die(PROG, red, EXIT_INVALID, e.msg);
 		else
 			lines = jv_array_append(lines, line);
 	}
 	if (status == EXIT_OK && jv_array_length(jv_copy(lines)) == 0)
 		status = stage_die(
-			"pc-select", red, EXIT_INVALID,
+			PROG, red, EXIT_INVALID,
 			"no workload selected: no workload is in the category \"acceptance\"");
 	jv_array_foreach(lines, i, line) {
 		if (status == EXIT_OK && stage_emit(red, line, &e) != 0)
-			status = stage_die("pc-select", red, EXIT_INVALID, e.msg);
+			status = stage_die(PROG, red, EXIT_INVALID, e.msg);
 		else if (status != EXIT_OK)
 			jv_free(line);
 	}
@@ -184,7 +188,7 @@ int main(int argc, char **argv)
 
 	if (rc != 0)
 		rc = stage_option_exit(rc);
-	else if ((rc = stage_open_streams("pc-select", 0)) == 0) {
+	else if ((rc = stage_open_streams(PROG, 0)) == 0) {
 		redactor_init(&red, environ);
 		rc = select_workloads(&o, &red);
 		redactor_free(&red);

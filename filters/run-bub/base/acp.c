@@ -164,8 +164,8 @@ static int read_line(struct acp_client *c, char **line, const char *waiting_for,
 		}
 		long long left = c->deadline_ms < 0 ? -1 : c->deadline_ms - proc_now_ms();
 		if (proc_stop_signal())
-			return pc_fail(e, "stopped waiting for %s: pc-run-bub received %s",
-				       waiting_for, proc_stop_name());
+			return pc_fail(e, "stopped waiting for %s: %s received %s", waiting_for,
+				       c->prog, proc_stop_name());
 		if (c->deadline_ms >= 0 && left <= 0)
 			return pc_fail(e, "agent timed out waiting for %s", waiting_for);
 		struct pollfd pfd[2] = { { c->proc.out_fd, POLLIN, 0 },

@@ -31,6 +31,7 @@ struct acp_client {
 	/* the agent's requests answered, and the event log (its terminal host
 	 * the caller sets after acp_start) */
 	struct acp_answers answers;
+	const char *prog; /* the caller's name, which a stop's error names (set after acp_start) */
 	FILE *stderr_log; /* acp.txt: the agent's stderr, up to ACP_STDERR_CAP bytes */
 	long long stderr_kept, stderr_dropped;
 };

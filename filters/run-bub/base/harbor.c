@@ -240,11 +240,8 @@ static void add_text_chunk(struct sbuf *b, jv u)
 }
 
 #define UNKNOWN_SESSION "pc-e2e-local-unknown-session"
-#define TRAJECTORY_NOTES                                                                   \
-	"Converted from ACP session updates by pc-run-bub's local runner; one agent step " \
-	"per prompt."
 
-jv harbor_trajectory(const char *session_id, jv agent_info,
+jv harbor_trajectory(const char *prog, const char *session_id, jv agent_info,
 		     const char *instruction, jv updates, int permissions_requested)
 {
 	struct sbuf message = { 0 };
@@ -300,7 +297,10 @@ jv harbor_trajectory(const char *session_id, jv agent_info,
 		jv_string("session_id"), jv_string(session_id ? session_id : UNKNOWN_SESSION),
 		jv_string("agent"), agent,
 		jv_string("steps"), JV_ARRAY(user_step, agent_step),
-		jv_string("notes"), jv_string(TRAJECTORY_NOTES),
+		jv_string("notes"),
+		jv_string_fmt(
+			"Converted from ACP session updates by %s's local runner; one agent step per prompt.",
+			prog),
 		jv_string("final_metrics"), JV_OBJECT(jv_string("total_steps"), jv_number(2)));
 	jv_free(agent_info);
 	return doc;

@@ -44,8 +44,9 @@ jv harbor_acp_summary(const char *instruction, jv initialize, jv session,
 		      jv prompt_response, const char *error_type,
 		      const char *error_message, int permissions_requested);
 
-/* ATIF trajectory from the instruction and the session updates. */
-jv harbor_trajectory(const char *session_id, jv agent_info,
+/* ATIF trajectory from the instruction and the session updates, which
+ * prog's local runner converted. */
+jv harbor_trajectory(const char *prog, const char *session_id, jv agent_info,
 		     const char *instruction, jv updates, int permissions_requested);
 
 /* Write v (consumed) as dir/name, indented, atomically: a job or trial file. */

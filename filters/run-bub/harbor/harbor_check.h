@@ -12,7 +12,8 @@
 #include "run/agent.h"
 #include "server/pcclient.h"
 
-/* The runner's check (runners.h); -1 with e naming what is missing. */
+/* The runner's check (struct runner, run/run.h; selections borrowed); -1
+ * with e naming what is missing. */
 int harbor_runner_check(const struct run_bub_options *o, const struct pc_client *c,
 			const char *project, const struct agent *agent, jv selections,
 			struct pc_err *e);

@@ -275,7 +275,8 @@ static int run_harbor(const struct workload_run *r, const char *task_dir, const 
 		/* a stop reaches Harbor as SIGINT, its own cancellation */
 		if (proc_stop_signal()) {
 			proc_signal(&p, SIGINT, 10000);
-			rc = pc_fail(e, "Harbor stopped: pc-run-bub received %s", proc_stop_name());
+			rc = pc_fail(e, "Harbor stopped: %s received %s", r->fleet->o->prog,
+				     proc_stop_name());
 		} else {
 			proc_kill(&p, 5000);
 			rc = pc_fail(e, "Harbor did not finish within %lld s and was stopped",

@@ -74,7 +74,8 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms,
 	struct terminal_host *t = ctx;
 
 	if (proc_stop_signal())
-		return pc_fail(e, "not started: pc-run-bub received %s", proc_stop_name());
+		return pc_fail(e, "not started: %s received %s", t->r->fleet->o->prog,
+			       proc_stop_name());
 	jv args = json_get(params, "args");
 	const char *cwd = json_str(params, "cwd");
 	int n = jv_get_kind(args) == JV_KIND_ARRAY ? jv_array_length(jv_copy(args)) : 0, k = 0;
@@ -121,15 +122,17 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms,
 	return rc;
 }
 
-/* Speak ACP for one prompt; the summary records what happened either way. */
-static int converse(struct runner_result *res, struct acp_client *c, const char *instruction,
-		    jv *init, jv *session, jv *response, struct pc_err *e)
+/* Speak ACP for one prompt as client prog (pc-run-bub's name); the summary
+ * records what happened either way. */
+static int converse(const char *prog, struct runner_result *res, struct acp_client *c,
+		    const char *instruction, jv *init, jv *session, jv *response,
+		    struct pc_err *e)
 {
 	jv fs = JV_OBJECT(jv_string("readTextFile"), jv_false(),
 			  jv_string("writeTextFile"), jv_false());
 	jv capabilities = JV_OBJECT(jv_string("fs"), fs,
 				    jv_string("terminal"), jv_bool(ACP_SERVES_TERMINALS(c)));
-	jv client = JV_OBJECT(jv_string("name"), jv_string("pc-run-bub"),
+	jv client = JV_OBJECT(jv_string("name"), jv_string(prog),
 			      jv_string("version"), jv_string(PC_VERSION));
 	jv params = JV_OBJECT(jv_string("protocolVersion"), jv_number(ACP_PROTOCOL_VERSION),
 			      jv_string("clientCapabilities"), capabilities,
@@ -212,9 +215,10 @@ jv local_agent(struct workload_run *r, struct runner_result *res, const struct s
 	struct terminal_host terminals = { r, sp, 0 };
 	struct acp_terminal_host host = { run_terminal, &terminals };
 	c.answers.terminal_host = &host;
+	c.prog = r->fleet->o->prog;
 	if (rc == 0) {
 		c.deadline_ms = timeout_s > 0 ? proc_now_ms() + (long long)(timeout_s * 1000) : -1;
-		rc = converse(res, &c, instruction, &init, &session, &response, &e);
+		rc = converse(c.prog, res, &c, instruction, &init, &session, &response, &e);
 		if (rc != 0)
 			etype = proc_stop_signal()           ? "CancelledError"
 				: strstr(e.msg, "timed out") ? "AgentTimeoutError"
@@ -224,8 +228,8 @@ jv local_agent(struct workload_run *r, struct runner_result *res, const struct s
 	if (etype)
 		*exception = harbor_exception(etype, e.msg);
 	const char *sid = json_str(session, "sessionId");
-	jv traj = harbor_trajectory(sid, jv_copy(res->agent_info), instruction, jv_copy(c.updates),
-				    c.answers.permissions_requested);
+	jv traj = harbor_trajectory(c.prog, sid, jv_copy(res->agent_info), instruction,
+				    jv_copy(c.updates), c.answers.permissions_requested);
 	int had_updates = jv_array_length(jv_copy(c.updates)) > 0;
 	jv summary = harbor_acp_summary(instruction, init, session, response, etype,
 					etype ? e.msg : NULL, c.answers.permissions_requested);

@@ -75,8 +75,10 @@ static char *read_instruction(const char *path, struct pc_err *e)
 
 /* ---- the verifier ---- */
 
-static int run_cmd(char *const argv[], char *const env[], const char *log, long timeout_ms,
-		   int *status, struct pc_err *e)
+/* argv to its end within timeout_ms, *status its exit status; a stop's
+ * error names prog (pc-run-bub's name) as what received it. */
+static int run_cmd(const char *prog, char *const argv[], char *const env[], const char *log,
+		   long timeout_ms, int *status, struct pc_err *e)
 {
 	struct proc p;
 
@@ -85,7 +87,7 @@ static int run_cmd(char *const argv[], char *const env[], const char *log, long 
 	if (!proc_wait(&p, timeout_ms)) {
 		proc_kill(&p, 2000);
 		if (proc_stop_signal())
-			return pc_fail(e, "%s stopped: pc-run-bub received %s", argv[0],
+			return pc_fail(e, "%s stopped: %s received %s", argv[0], prog,
 				       proc_stop_name());
 		return pc_fail(e, "%s timed out after %.0f seconds", argv[0], timeout_ms / 1000.0);
 	}
@@ -95,8 +97,8 @@ static int run_cmd(char *const argv[], char *const env[], const char *log, long 
 }
 
 /* Harbor's /tests: the task's tests/, then the step's tests/ over it. */
-static int stage_tests(const char *task_dir, const char *step, const char *into,
-		       struct pc_err *e)
+static int stage_tests(const char *prog, const char *task_dir, const char *step,
+		       const char *into, struct pc_err *e)
 {
 	char *task_tests = text_fmt("%s/tests/.", task_dir);
 	char *step_tests = text_fmt("%s/steps/%s/tests/.", task_dir, step);
@@ -108,7 +110,7 @@ static int stage_tests(const char *task_dir, const char *step, const char *into,
 		if (stat(sources[i], &st) != 0)
 			continue;
 		char *const cp[] = { "cp", "-RL", (char *)sources[i], (char *)into, NULL };
-		rc = run_cmd(cp, NULL, "/dev/null", 60000, &status, e);
+		rc = run_cmd(prog, cp, NULL, "/dev/null", 60000, &status, e);
 		if (rc == 0 && status != 0)
 			rc = pc_fail(e, "cannot copy %s", sources[i]);
 	}
@@ -131,7 +133,7 @@ static jv run_verifier(const struct workload_run *r, const char *task_dir, const
 	jv rewards = jv_null();
 	const char *type = NULL;
 
-	if (stage_tests(task_dir, step, sp->tests, &e) != 0)
+	if (stage_tests(r->fleet->o->prog, task_dir, step, sp->tests, &e) != 0)
 		type = "AddTestsDirError";
 	else {
 		struct sandbox sb = { r->fleet->sandbox_binds, sp->agent, sp->verifier, sp->tests,
@@ -141,7 +143,8 @@ static jv run_verifier(const struct workload_run *r, const char *task_dir, const
 		struct envv env = { NULL, 0 };
 		sandbox_base_env(&env);
 		/* the script's exit code is ignored, as Harbor ignores it */
-		if (run_cmd(argv, env.v, "/dev/null", (long)(timeout_s * 1000), &status, &e) != 0)
+		if (run_cmd(r->fleet->o->prog, argv, env.v, "/dev/null", (long)(timeout_s * 1000),
+			    &status, &e) != 0)
 			type = strstr(e.msg, "timed out") ? "TimeoutError"
 							  : "VerifierOutputParseError";
 		else if (harbor_read_rewards(sp->verifier, &rewards, &type, &e) != 0)
@@ -225,8 +228,8 @@ jv local_step(struct workload_run *r, struct runner_result *res, const char *tas
 	/* stopped: what ran is recorded, nothing more is started, and a step
 	 * whose verifier never ran did not complete */
 	if (instruction && proc_stop_signal() && jv_get_kind(exception) == JV_KIND_NULL) {
-		char *why = text_fmt("stopped before the verifier: pc-run-bub received %s",
-				     proc_stop_name());
+		char *why = text_fmt("stopped before the verifier: %s received %s",
+				     r->fleet->o->prog, proc_stop_name());
 		exception = harbor_exception("CancelledError", why);
 		free(why);
 	} else if (instruction && !proc_stop_signal()) {

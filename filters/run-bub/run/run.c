@@ -100,7 +100,8 @@ void run_progress(const struct workload_run *r, const char *fmt, ...)
 
 	if (!r->fleet->progress)
 		return;
-	sbuf_addf(&b, "pc-run-bub: [%s %.1fs] ", r->label ? r->label : json_str(r->workload, "id"),
+	sbuf_addf(&b, "%s: [%s %.1fs] ", r->fleet->o->prog,
+		  r->label ? r->label : json_str(r->workload, "id"),
 		  (proc_now_ms() - r->started_ms) / 1000.0);
 	va_start(ap, fmt);
 	sbuf_vaddf(&b, fmt, ap);

@@ -24,6 +24,7 @@ struct workload_run;
 
 /* pc-run-bub's options, as main parsed them. */
 struct run_bub_options {
+	const char *prog;            /* main's: the filter's name, which its messages spell */
 	const struct runner *runner; /* --runner, a row of runners[] */
 	const char *output, *agent, *policy;
 	const char *harbor_env;    /* --harbor-env TYPE, or NULL for this machine */

@@ -237,7 +237,7 @@ jv workload_finish(struct workload_run *r, int skipped, jv readiness, jv before)
 
 	/* a workload a stop cut short did not complete, whatever recorded it */
 	if (!skipped && proc_stop_signal() && jv_array_length(jv_copy(r->errors)) == 0)
-		run_error(r, "stopped: pc-run-bub received %s while the workload ran",
+		run_error(r, "stopped: %s received %s while the workload ran", r->fleet->o->prog,
 			  proc_stop_name());
 	if (!skipped && jv_get_kind(readiness) != JV_KIND_NULL) {
 		if (pc_memory_snapshot(r->fleet->client, r->fleet->api, r->scope, &after, &e) != 0)
