@@ -144,7 +144,7 @@ docs_copy() {
 	printf 'ok 1 one\n' >"$T/logs/few.log"
 	printf '#!/bin/sh\nbasename "$1" .bats >>"%s"\necho 1..0\n' "$T/order" >"$T/bats"
 	chmod +x "$T/bats"
-	run env BATS="$T/bats" TEST_JOBS=1 "$REPO/tests/bin/run-suites" "$T/logs" "$T"/suites/*.bats
+	run env BATS="$T/bats" BATS_FLAGS= TEST_JOBS=1 "$REPO/tests/bin/run-suites" "$T/logs" "$T"/suites/*.bats
 	assert_success
 	assert_equal "$(cat "$T/order")" "$(printf '%s\n' unknown few long short)"
 	# each log now ends with its own time, for the next run
@@ -153,7 +153,7 @@ docs_copy() {
 	done
 	# without any log: most tests first, then the order given
 	rm "$T"/logs/* "$T/order"
-	run env BATS="$T/bats" TEST_JOBS=1 "$REPO/tests/bin/run-suites" "$T/logs" "$T"/suites/{short,unknown,long}.bats
+	run env BATS="$T/bats" BATS_FLAGS= TEST_JOBS=1 "$REPO/tests/bin/run-suites" "$T/logs" "$T"/suites/{short,unknown,long}.bats
 	assert_success
 	assert_equal "$(cat "$T/order")" "$(printf '%s\n' unknown short long)"
 }
