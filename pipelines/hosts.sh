@@ -11,8 +11,8 @@
 # build_venv, stamp and server_python.
 # shellcheck disable=SC2154 # those are pc-powercontext's
 
-# What pins a host to a wheel (PC_E2E_HOST_WHEELS: another copy, for tests).
-host_wheels=${PC_E2E_HOST_WHEELS:-$here/host-wheels}
+# What maps a host's pin to a wheel.
+host_wheels=$here/host-wheels
 
 # hosts.json: every host of the release's paired command (the order of its
 # e2e/bub/src/powercontext_e2e/hosts.py; bub alone before it had one), each
@@ -84,7 +84,7 @@ host_wheel() {
 	pin=$(host_field "$1" version) wheel=$(host_field "$1" wheel) wheel_sha=$(host_field "$1" sha256)
 	[ -n "$pin" ] || die "$label has no host $1 (its harness pins none)"
 	[ -n "$wheel" ] ||
-		die "$1 $pin ($(host_field "$1" pinned_by) of $label): no PyPI wheel pc-e2e knows for it (${host_wheels#"$(dirname -- "$here")"/} lists the pins it installs)"
+		die "$1 $pin ($(host_field "$1" pinned_by) of $label): no PyPI wheel pc-e2e knows for it (pipelines/host-wheels lists the pins it installs)"
 	dir=$tools/host-wheels/$wheel_sha
 	if [ "$(cat -- "$dir/.pc-e2e-sha256" 2>/dev/null)" != "$wheel_sha" ]; then
 		mkdir -p -- "$tools/host-wheels"
