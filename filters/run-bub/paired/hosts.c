@@ -74,8 +74,9 @@ int host_check(const struct host *h, struct pc_err *e)
 		return -1;
 	int rc = 0;
 	if (!json_str(row, "wheel")) {
-		const char *version = json_str(row, "version"), *package = json_str(row, "package"),
-			   *from = json_str(row, "installed_from"), *by = json_str(row, "pinned_by");
+		const char *version = json_str(row, "version"), *package = json_str(row, "package");
+		const char *from = json_str(row, "installed_from");
+		const char *by = json_str(row, "pinned_by");
 		rc = pc_fail(
 			e,
 			"--host %s cannot run on this machine: %s %s (%s) needs Node.js and %s's %s@%s, which this machine cannot reach, and pipelines/host-wheels names no PyPI wheel for that pin",
