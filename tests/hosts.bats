@@ -117,12 +117,16 @@ nowheel_checkout() {
 	assert_equal "${stderr_lines[0]}" "paired: HOST=codex: --host codex cannot run on this machine: codex 0.153.3 (CODEX_VERSION in $HARNESS/harbor_codex.py) needs Node.js and npm's @openai/codex@0.153.3, which this machine cannot reach, and pipelines/host-wheels names no PyPI wheel for that pin"
 }
 
-# host_dir HOST: the provisioned host's directory, checked: host.json names
+# host_dir HOST: the provisioned host's directory (the calls are spelt out
+# so that tests/bin/provision builds them first), checked: host.json names
 # the host, the release's pin, the wheel and sha256 host-wheels lists for
 # it, and an executable that reports the pin.
 host_dir() {
 	local dir json pin
-	dir=$("$PCP" "$1") || fail "pc-powercontext $1 failed"
+	case $1 in
+	codex) dir=$("$REPO/pipelines/pc-powercontext" codex) ;;
+	claude-code) dir=$("$REPO/pipelines/pc-powercontext" claude-code) ;;
+	esac || fail "pc-powercontext $1 failed"
 	json=$dir/host.json
 	pin=$(jq -r --arg h "$1" '.hosts[] | select(.host == $h) | .version' "$("$PCP" hosts)")
 	assert_equal "$(jq -r '"\(.host) \(.version)"' "$json")" "$1 $pin"
