@@ -3,6 +3,8 @@
 # writes itself. In order:
 #   run_settings   MODEL, RUNNER, JOBS, the units' settings and the catalog;
 #   run_flag       each setting pc-run-bub holds a limit of, as its option;
+#   run_hosts      (paired) the hosts of the PowerContext under test, their
+#                  pins, for pc-run-bub --host;
 #   run_check      the selection through pc-select and pc-run-bub --plan
 #                  with those options: whatever they refuse is refused here,
 #                  before OUTPUT is made or a Server starts;
@@ -81,6 +83,14 @@ run_check() {
 	exit 64
 }
 
+# run_hosts: POWERCONTEXT_E2E_HOSTS, the hosts.json of the PowerContext
+# under test (pipelines/pc-powercontext hosts: each host's pin and whether
+# it can run here), which pc-run-bub --host reads, --plan included.
+run_hosts() {
+	POWERCONTEXT_E2E_HOSTS=$("$run_here/pc-powercontext" hosts)
+	export POWERCONTEXT_E2E_HOSTS
+}
+
 # run_output DEFAULT: run_out, OUTPUT (default DEFAULT) made.
 run_output() {
 	run_out=$(units_output "$run_prog" "${OUTPUT:-$1}")
@@ -88,19 +98,21 @@ run_output() {
 
 # run_provision AGENT…: the PowerContext under test's Server, each AGENT
 # (pipelines/pc-powercontext bub: the real Bub with the release's own
-# plugin; bub-off: the one without it) unless PC_E2E_AGENT names another,
+# plugin; bub-off: the one without it; codex or claude-code: that host at
+# the release's pin, both arms' CLI) unless PC_E2E_AGENT names another,
 # the runner's Harbor, and without units the scripted model; exported as
-# the filters and units read them (POWERCONTEXT_E2E_BUB, …_BUB_OFF).
+# the filters and units read them (POWERCONTEXT_E2E_BUB, …_BUB_OFF;
+# POWERCONTEXT_E2E_HOST_DIR, the directory with a host's host.json).
 run_provision() {
 	local agent name path
 	run_t0=$(date +%s%N)
 	"$run_here/pc-powercontext" server >/dev/null
 	for agent in "$@"; do
 		[ -z "${PC_E2E_AGENT:-}" ] || break
-		name=POWERCONTEXT_E2E_${agent^^}
-		name=${name//-/_}
+		name=POWERCONTEXT_E2E_HOST_DIR
+		[[ $agent != bub* ]] || name=POWERCONTEXT_E2E_${agent^^}
 		path=$("$run_here/pc-powercontext" "$agent")
-		export "$name=$path"
+		export "${name//-/_}=$path"
 	done
 	if [ "$run_runner" = harbor ]; then
 		POWERCONTEXT_E2E_HARBOR=$("$run_here/pc-powercontext" harbor)

@@ -103,8 +103,10 @@ refused() {
 	exec_select project-database-decision "$T/memory.jsonl"
 	exec_run_bub "$T/memory.jsonl" --paired --agent "$PEER_AGENT"
 	refused "workload project-database-decision is not an OFF/ON comparison workload"
-	exec_run_bub "$T/selection.jsonl" --paired --host codex --agent "$PEER_AGENT"
-	refused "--host codex cannot run on this machine: it needs the Codex CLI 0.153.4 (npm: @openai/codex)"
+	POWERCONTEXT_E2E_HOSTS=$("$REPO/pipelines/pc-powercontext" hosts)
+	export POWERCONTEXT_E2E_HOSTS
+	exec_run_bub "$T/selection.jsonl" --paired --host pi --agent "$PEER_AGENT"
+	refused "--host pi cannot run on this machine: pi 0.82.1 (PI_VERSION in e2e/bub/src/powercontext_e2e/harbor_pi.py) needs Node.js and npm's @earendil-works/pi-coding-agent@0.82.1"
 	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	refused "under --paired: $ID"
 }

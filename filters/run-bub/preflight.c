@@ -46,10 +46,8 @@ static int check_pairing(const struct run_bub_options *o, jv selections, struct 
 {
 	if (!o->trials)
 		return check_unpaired(selections, e);
-	if (o->host->needs)
-		return pc_fail(e,
-			       "--host %s cannot run on this machine: it needs %s, from npm, which this machine cannot reach; only bub runs here",
-			       o->host->name, o->host->needs);
+	if (host_check(o->host, e) != 0)
+		return -1;
 	return paired_check_workloads(selections, e);
 }
 

@@ -1,22 +1,19 @@
 /* hosts: the table of paired hosts (hosts.h). */
-#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "paired/hosts.h"
-
-/* The npm packages are the ones PowerContext 1.4.1's harness installs in
- * the task's container; npm's registry is out of these machines' reach. */
-#define IN_CONTAINER " and Node.js in the task's container"
 
 /* clang-format off */
 const struct host hosts[] = {
-	{ "bub", NULL },
-	{ "codex", "the Codex CLI 0.153.4 (npm: @openai/codex)" IN_CONTAINER },
-	{ "claude-code", "Claude Code 2.1.284 (npm: @anthropic-ai/claude-code)" IN_CONTAINER },
-	{ "opencode", "OpenCode 1.18.33 (npm: opencode-ai)" IN_CONTAINER },
-	{ "pi", "Pi 0.82.1 (npm: @earendil-works/pi-coding-agent)" IN_CONTAINER },
-	{ "kimi-code", "Kimi Code 2.1.1 (npm: @moonshot-ai/kimi-code)" IN_CONTAINER },
-	{ NULL, NULL },
+	{ "bub", 0 },
+	{ "codex", 1 },
+	{ "claude-code", 1 },
+	{ "opencode", 1 },
+	{ "pi", 1 },
+	{ "kimi-code", 1 },
+	{ NULL, 0 },
 };
 /* clang-format on */
 
@@ -32,4 +29,60 @@ const char *host_name_at(const void *table, size_t i)
 {
 	(void)table;
 	return hosts[i].name;
+}
+
+int host_row(const struct host *h, jv *row, struct pc_err *e)
+{
+	const char *path = getenv("POWERCONTEXT_E2E_HOSTS");
+	jv doc;
+
+	*row = jv_null();
+	if (!path || !*path)
+		return pc_fail(
+			e,
+			"--host %s is pinned by the PowerContext under test: POWERCONTEXT_E2E_HOSTS must name the hosts.json that pipelines/pc-powercontext hosts writes (pipelines/paired sets it)",
+			h->name);
+	if (json_read_file(path, &doc, e) != 0)
+		return -1;
+	jv list = json_get(doc, "hosts");
+	if (jv_get_kind(list) == JV_KIND_ARRAY)
+		jv_array_foreach(list, i, r) {
+			const char *name = json_str(r, "host");
+			if (jv_get_kind(*row) == JV_KIND_NULL && name && !strcmp(name, h->name)) {
+				jv_free(*row);
+				*row = r;
+			} else
+				jv_free(r);
+		}
+	jv_free(list);
+	jv_free(doc);
+	if (jv_get_kind(*row) == JV_KIND_OBJECT && json_str(*row, "version"))
+		return 0;
+	jv_free(*row);
+	*row = jv_null();
+	return pc_fail(e, "--host %s: %s (POWERCONTEXT_E2E_HOSTS) has no row for it with a version",
+		       h->name, path);
+}
+
+int host_check(const struct host *h, struct pc_err *e)
+{
+	jv row;
+
+	if (!h->pinned)
+		return 0;
+	if (host_row(h, &row, e) != 0)
+		return -1;
+	int rc = 0;
+	if (!json_str(row, "wheel")) {
+		const char *version = json_str(row, "version"), *package = json_str(row, "package");
+		const char *from = json_str(row, "installed_from");
+		const char *by = json_str(row, "pinned_by");
+		rc = pc_fail(
+			e,
+			"--host %s cannot run on this machine: %s %s (%s) needs Node.js and %s's %s@%s, which this machine cannot reach, and pipelines/host-wheels names no PyPI wheel for that pin",
+			h->name, h->name, version, by ? by : "its pin", from ? from : "npm",
+			package ? package : h->name, version);
+	}
+	jv_free(row);
+	return rc;
 }
