@@ -78,7 +78,7 @@ PROMPT="channel=\$acp-server|chat_id=00\n---Date: 2026-12-01---\nPlan tonight's 
 		grep -q 'cat > /tmp/ledger.env' || fail "not the script's first turn: $chunks"
 	[[ $(jq -rs '[.[].choices[0].finish_reason // empty] | join(",")' <<<"$chunks") == tool_calls ]] ||
 		fail "finish_reason: $chunks"
-	[[ $(jq -s '.[-1] | (.choices == [] and .usage.total_tokens == 0)' <<<"$chunks") == true ]] ||
+	[[ $(jq -s '.[-1] | (.choices == [] and .usage.total_tokens > 0)' <<<"$chunks") == true ]] ||
 		fail "no usage chunk last: $chunks"
 	# after two assistant turns (and a later "continue" user message, not a prompt), the third
 	chat "$(bub_body "$model" "[{\"role\":\"user\",\"content\":\"$PROMPT\"},{\"role\":\"assistant\",\"content\":\"a\"},
@@ -95,8 +95,8 @@ PROMPT="channel=\$acp-server|chat_id=00\n---Date: 2026-12-01---\nPlan tonight's 
 @test "scripted model: an unknown path, model, conversation or turn, or missing context, is an error naming what did not match" {
 	local model
 	model=$(model_name "$ID")
-	run curl -sS -o "$T/reply" -w '%{http_code}' -H 'Content-Type: application/json' -d '{}' "$MODEL_URL/responses"
-	[[ $output == 404 ]] && grep -q 'unknown path POST /v1/responses' "$T/reply" || fail "responses: $output $(cat "$T/reply")"
+	run curl -sS -o "$T/reply" -w '%{http_code}' -H 'Content-Type: application/json' -d '{}' "$MODEL_URL/completions"
+	[[ $output == 404 ]] && grep -q 'unknown path POST /v1/completions' "$T/reply" || fail "completions: $output $(cat "$T/reply")"
 	chat "$(bub_body "pc-e2e-scripted/$ID@000000000000" "[{\"role\":\"user\",\"content\":\"$PROMPT\"}]")"
 	[[ $status_code == 404 && $output == *"unknown model 'pc-e2e-scripted/$ID@000000000000'"*"$model"* ]] ||
 		fail "stale digest: $status_code $output"
