@@ -11,7 +11,7 @@ load test_helper
 W=dialect-demo
 
 setup_file() {
-	local dir=$BATS_FILE_TMPDIR i
+	local dir=$BATS_FILE_TMPDIR
 	mkdir -p "$dir/scripts" "$dir/ws"
 	# a write's path is absolute (Claude Code's Write takes no other)
 	jq -n --arg ws "$dir/ws" '{schema: "pc-e2e.model-script/v2", workload: "dialect-demo", sessions: ([
@@ -26,17 +26,7 @@ setup_file() {
 			{name: $f, prompt: "Fail with \($f).", turns: [{fail: ({fault: $f} +
 				(if $f == "rate-limit" then {retry_after: 2} else {} end))}]}])}' \
 		>"$dir/scripts/$W.json"
-	python3 "$REPO/pipelines/scripted-model" "$dir/scripts" "$dir/model.url" "$dir/requests.jsonl" \
-		2>"$dir/model.err" 3>&- &
-	echo $! >"$dir/model.pid"
-	for ((i = 0; i < 100; i++)); do
-		[[ -s $dir/model.url ]] && break
-		sleep 0.1
-	done
-	[[ -s $dir/model.url ]] || {
-		cat "$dir/model.err" >&2
-		return 1
-	}
+	scripted_model_serve "$dir/scripts" "$dir"
 }
 
 teardown_file() {
