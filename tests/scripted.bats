@@ -13,18 +13,7 @@ ID=scripted-release-window
 KEY=sk-scripted-test-5e1f0c2a
 
 setup_file() {
-	local i
-	python3 "$REPO/pipelines/scripted-model" "$SCRIPTS" "$BATS_FILE_TMPDIR/model.url" \
-		"$BATS_FILE_TMPDIR/requests.jsonl" 2>"$BATS_FILE_TMPDIR/model.err" 3>&- &
-	echo $! >"$BATS_FILE_TMPDIR/model.pid"
-	for ((i = 0; i < 100; i++)); do
-		[[ -s $BATS_FILE_TMPDIR/model.url ]] && break
-		sleep 0.1
-	done
-	[[ -s $BATS_FILE_TMPDIR/model.url ]] || {
-		cat "$BATS_FILE_TMPDIR/model.err" >&2
-		return 1
-	}
+	scripted_model_serve "$SCRIPTS" "$BATS_FILE_TMPDIR" || return 1
 	# the Server's extractor is the scripted model (what MODEL=scripted sets)
 	POWERCONTEXT_SERVER_INFERENCE_GENERATION_MODEL=openai-chat:pc-e2e-scripted/extractor \
 		OPENAI_BASE_URL=$(cat "$BATS_FILE_TMPDIR/model.url") OPENAI_API_KEY=$KEY \
@@ -78,7 +67,7 @@ PROMPT="channel=\$acp-server|chat_id=00\n---Date: 2026-12-01---\nPlan tonight's 
 		grep -q 'cat > /tmp/ledger.env' || fail "not the script's first turn: $chunks"
 	[[ $(jq -rs '[.[].choices[0].finish_reason // empty] | join(",")' <<<"$chunks") == tool_calls ]] ||
 		fail "finish_reason: $chunks"
-	[[ $(jq -s '.[-1] | (.choices == [] and .usage.total_tokens == 0)' <<<"$chunks") == true ]] ||
+	[[ $(jq -s '.[-1] | (.choices == [] and .usage.total_tokens > 0)' <<<"$chunks") == true ]] ||
 		fail "no usage chunk last: $chunks"
 	# after two assistant turns (and a later "continue" user message, not a prompt), the third
 	chat "$(bub_body "$model" "[{\"role\":\"user\",\"content\":\"$PROMPT\"},{\"role\":\"assistant\",\"content\":\"a\"},
@@ -95,8 +84,8 @@ PROMPT="channel=\$acp-server|chat_id=00\n---Date: 2026-12-01---\nPlan tonight's 
 @test "scripted model: an unknown path, model, conversation or turn, or missing context, is an error naming what did not match" {
 	local model
 	model=$(model_name "$ID")
-	run curl -sS -o "$T/reply" -w '%{http_code}' -H 'Content-Type: application/json' -d '{}' "$MODEL_URL/responses"
-	[[ $output == 404 ]] && grep -q 'unknown path POST /v1/responses' "$T/reply" || fail "responses: $output $(cat "$T/reply")"
+	run curl -sS -o "$T/reply" -w '%{http_code}' -H 'Content-Type: application/json' -d '{}' "$MODEL_URL/completions"
+	[[ $output == 404 ]] && grep -q 'unknown path POST /v1/completions' "$T/reply" || fail "completions: $output $(cat "$T/reply")"
 	chat "$(bub_body "pc-e2e-scripted/$ID@000000000000" "[{\"role\":\"user\",\"content\":\"$PROMPT\"}]")"
 	[[ $status_code == 404 && $output == *"unknown model 'pc-e2e-scripted/$ID@000000000000'"*"$model"* ]] ||
 		fail "stale digest: $status_code $output"
@@ -146,18 +135,11 @@ $recall?" '[{role: "system", content: "Bub"}, {role: "user", content: $u}]')")"
 	mkdir -p "$T/scripts"
 	jq '.workload = "nested-otherwise" | .sessions[1].turns[0].otherwise.requires_context = ["only-in-context"]' \
 		"$SCRIPTS/$paired.json" >"$T/scripts/nested-otherwise.json"
-	python3 "$REPO/pipelines/scripted-model" "$T/scripts" "$T/nested.url" "$T/nested.jsonl" 2>"$T/nested.err" 3>&- &
-	local pid=$! i
-	for ((i = 0; i < 100; i++)); do
-		[[ -s $T/nested.url ]] && break
-		sleep 0.1
-	done
-	[[ -s $T/nested.url ]] &&
-		run curl -sS -o "$T/reply" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary \
-			"$(bub_body "pc-e2e-scripted/nested-otherwise@$(sha256sum "$T/scripts/nested-otherwise.json" | cut -c1-12)" \
-				"$(jq -nc --arg u "$recall?" '[{role: "user", content: $u}]')")" "$(cat "$T/nested.url")/chat/completions"
-	kill "$pid"
-	[[ -s $T/nested.url ]] || fail "nested server: $(cat "$T/nested.err")"
+	scripted_model_serve "$T/scripts" "$T" || fail "nested server"
+	run curl -sS -o "$T/reply" -w '%{http_code}' -H 'Content-Type: application/json' --data-binary \
+		"$(bub_body "pc-e2e-scripted/nested-otherwise@$(sha256sum "$T/scripts/nested-otherwise.json" | cut -c1-12)" \
+			"$(jq -nc --arg u "$recall?" '[{role: "user", content: $u}]')")" "$(cat "$T/model.url")/chat/completions"
+	kill "$(cat "$T/model.pid")"
 	[[ $output == 409 ]] && grep -q "requires context holding.*only-in-context" "$T/reply" ||
 		fail "nested otherwise: $output $(cat "$T/reply")"
 }

@@ -300,3 +300,19 @@ paired_trials() {
 		paired_arm w "$n" "$second" 2 "$([[ $second == on ]] && echo "$on" || echo "$off")" | jq . >"$T/run/w/trial-$n/$second/observation.json"
 	done
 }
+
+# scripted_model_serve SCRIPTS DIR: start pipelines/scripted-model on SCRIPTS
+# in the background (its URL in DIR/model.url, requests in
+# DIR/requests.jsonl, stderr in DIR/model.err, pid in DIR/model.pid) and wait
+# until it serves; fails with its stderr when it does not.
+scripted_model_serve() {
+	local i
+	python3 "$REPO/pipelines/scripted-model" "$1" "$2/model.url" "$2/requests.jsonl" 2>"$2/model.err" 3>&- &
+	echo $! >"$2/model.pid"
+	for ((i = 0; i < 100; i++)); do
+		[[ -s $2/model.url ]] && return 0
+		sleep 0.1
+	done
+	cat "$2/model.err" >&2
+	return 1
+}

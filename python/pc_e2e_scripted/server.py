@@ -1,0 +1,150 @@
+"""The scripted model's HTTP side: routes, the agent's turn in each
+dialect, the log, and main (pipelines/scripted-model's usage)."""
+
+import json
+import signal
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from . import chat, messages, responses
+from .errors import Mismatch, error_body, failure
+from .extractor import EXTRACTOR
+from .script import PREFIX, load_scripts, play, reply_of
+from .usage import Usage
+
+USAGE = """usage: pipelines/scripted-model SCRIPTS_DIR URL_FILE LOG_FILE
+Listens on 127.0.0.1 on a free port, writes http://127.0.0.1:PORT/v1 to
+URL_FILE once it accepts connections, and serves until SIGTERM."""
+
+# POST path: (dialect, its model name for a script's PREFIX<workload>@<sha12>)
+DIALECTS = {
+    "/v1/chat/completions": (chat, lambda name: name),
+    "/v1/responses": (responses, lambda name: name[len(PREFIX):]),  # Harbor strips up to the last "/"
+    "/v1/messages": (messages, lambda name: name),
+}
+# Requests a host may make beyond the agent's turns, refused by name.
+REFUSED = {
+    ("POST", "/v1/messages/count_tokens"): "token counting",
+    ("GET", "/v1/models"): "a model listing",
+    ("GET", "/v1/responses"): "a Responses websocket (websocket refused: use HTTPS)",
+}
+REFUSED_STATUS = {("GET", "/v1/responses"): 426}  # Codex falls back to HTTPS at once on a 426
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        pass
+
+    def do_HEAD(self):
+        if self.route() == "/api/hello":  # Claude Code's connectivity probe
+            return self.answer({}, {})
+        self.answer({}, self.refusal("HEAD"))
+
+    def do_GET(self):
+        self.answer({}, self.refusal("GET"))
+
+    def do_POST(self):
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return self.answer({"body": raw.decode("utf-8", "replace")}, Mismatch(400, "the body is not JSON"))
+        try:
+            result = self.reply(body)
+        except Mismatch as exc:
+            result = exc
+        except Exception as exc:  # noqa: BLE001 (any other shape is drift too, and must be logged)
+            result = Mismatch(500, f"cannot answer this request: {exc!r}")
+        self.answer({"body": body}, result)
+
+    def route(self):
+        return self.path.partition("?")[0]
+
+    def refusal(self, method):
+        what = REFUSED.get((method, self.route()))
+        if what is None:
+            return Mismatch(404, f"unknown path {method} {self.path}")
+        status = REFUSED_STATUS.get((method, self.route()), 404)
+        return Mismatch(status, f"the scripted model does not serve {what} ({method} {self.route()})")
+
+    def reply(self, body):
+        if self.route() not in DIALECTS:
+            raise self.refusal("POST")
+        dialect, spoken = DIALECTS[self.route()]
+        model, scripts = body.get("model"), self.server.scripts
+        if dialect is chat and model == EXTRACTOR:
+            return chat.extractor_completion(scripts, body)
+        script = next((s for name, s in scripts.items() if spoken(name) == model), None)
+        if script is None:
+            plays = sorted(spoken(name) for name in scripts) + ([EXTRACTOR] if dialect is chat else [])
+            raise Mismatch(404, f"unknown model {model!r}; this server plays {plays}")
+        if not body.get("stream"):
+            raise Mismatch(400, f"the agent's requests stream; this one does not (POST {self.route()} for {model})")
+        turn = play(model, script, dialect.conversation(body))
+        if "fail" in turn.turn:
+            raise failure(turn.turn["fail"])
+        text, action = reply_of(turn.turn)
+        call = dialect.tool(action) if action else None
+        usage = Usage(*dialect.usage_texts(body), [text, json.dumps(call[1], sort_keys=True) if call else None])
+        return dialect.render(model, turn, text, call, usage)
+
+    def answer(self, request, result):
+        """Send RESULT (a Mismatch, a list of stream events, or a JSON body)
+        and log it beside REQUEST."""
+        anthropic = self.route().startswith(("/v1/messages", "/api/"))
+        headers = {"Content-Type": "application/json"}
+        if isinstance(result, Mismatch):
+            # Anthropic's clients retry a 409: a conversation the script does
+            # not cover is a 400 there, so it fails at once.
+            if anthropic and result.status == 409:
+                result.status = 400
+            status = result.status
+            payload = json.dumps(error_body("anthropic" if anthropic else "openai", result)).encode()
+            headers.update(result.headers)
+        elif isinstance(result, list):
+            status, headers = 200, {"Content-Type": "text/event-stream"}
+            if DIALECTS[self.route()][0].NAMED_EVENTS:
+                payload = b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in result)
+            else:
+                payload = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in result) + b"data: [DONE]\n\n"
+        else:
+            status, payload = 200, json.dumps(result).encode() if result else b""
+        self.server.log({"method": self.command, "path": self.path, **request, "status": status,
+                         **({"error": str(result)} if status != 200 else {})})
+        self.send_response(status)
+        for name, value in {**headers, "Content-Length": str(len(payload))}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(payload)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, scripts, log_path):
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.scripts = scripts
+        self._log = open(log_path, "a", encoding="utf-8")  # noqa: SIM115 (open for the server's life)
+        self._lock = threading.Lock()
+
+    def log(self, entry):
+        with self._lock:
+            self._log.write(json.dumps(entry, sort_keys=True) + "\n")
+            self._log.flush()
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.exit(USAGE)
+    server = Server(load_scripts(argv[1]), argv[3])
+    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
+    url_file = Path(argv[2])
+    tmp = url_file.with_name(url_file.name + ".tmp")
+    tmp.write_text(f"http://127.0.0.1:{server.server_address[1]}/v1\n")
+    tmp.rename(url_file)
+    server.serve_forever()
