@@ -113,14 +113,15 @@ tasks_state() {
 	assert_exit 1
 	assert_stderr_contains "memorycode-tasks: MEMORYCODE names no MemoryCode; get the pinned checkout with"
 	[[ ! -e $T/a ]] || fail "OUTPUT was made before the catalog was ready"
+	# memorycode-1 has a script, so the run's pre-check lets it through to OUTPUT
 	run --separate-stderr env OUTPUT="$T/b" CATALOG=memorycode CATALOG_ROOT="$T/root" MEMORYCODE="$MC" TRIALS=1 \
-		PC_E2E_AGENT=/bin/false "$REPO/pipelines/paired" --id memorycode-2
+		PC_E2E_AGENT=/bin/false "$REPO/pipelines/paired" --id memorycode-1
 	assert_stderr_contains "memorycode-tasks: 50 tasks in $TASKS, every checksum its manifest's pin"
 	assert_stderr_contains "paired: output in $T/b"
 	assert_equal "$(ls "$TASKS" | wc -l)" 50
 	# built and every pin matching, the catalog needs no MEMORYCODE again
 	run --separate-stderr env OUTPUT="$T/c" CATALOG=memorycode CATALOG_ROOT="$T/root" TRIALS=1 \
-		PC_E2E_AGENT=/bin/false "$REPO/pipelines/paired" --id memorycode-2
+		PC_E2E_AGENT=/bin/false "$REPO/pipelines/paired" --id memorycode-1
 	assert_stderr_contains "paired: output in $T/c"
 	[[ $stderr != *memorycode-tasks* ]] || fail "tasks were built again: $stderr"
 }
