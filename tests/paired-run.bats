@@ -103,8 +103,8 @@ refused() {
 	exec_select project-database-decision "$T/memory.jsonl"
 	exec_run_bub "$T/memory.jsonl" --paired --agent "$PEER_AGENT"
 	refused "workload project-database-decision is not an OFF/ON comparison workload"
-	exec_run_bub "$T/selection.jsonl" --paired --host codex --agent "$PEER_AGENT"
-	refused "--host codex cannot run on this machine: it needs the Codex CLI 0.153.4 (npm: @openai/codex)"
+	exec_run_bub "$T/selection.jsonl" --paired --host opencode --agent "$PEER_AGENT"
+	refused "--host opencode cannot run on this machine: it needs OpenCode 1.18.33 (npm: opencode-ai)"
 	exec_run_bub "$T/selection.jsonl" --agent "$PEER_AGENT"
 	refused "under --paired: $ID"
 }

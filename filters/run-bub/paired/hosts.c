@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "hosts/cli_host.h"
 #include "paired/hosts.h"
 
 /* The npm packages are the ones PowerContext 1.4.1's harness installs in
@@ -10,13 +11,13 @@
 
 /* clang-format off */
 const struct host hosts[] = {
-	{ "bub", NULL },
-	{ "codex", "the Codex CLI 0.153.4 (npm: @openai/codex)" IN_CONTAINER },
-	{ "claude-code", "Claude Code 2.1.284 (npm: @anthropic-ai/claude-code)" IN_CONTAINER },
-	{ "opencode", "OpenCode 1.18.33 (npm: opencode-ai)" IN_CONTAINER },
-	{ "pi", "Pi 0.82.1 (npm: @earendil-works/pi-coding-agent)" IN_CONTAINER },
-	{ "kimi-code", "Kimi Code 2.1.1 (npm: @moonshot-ai/kimi-code)" IN_CONTAINER },
-	{ NULL, NULL },
+	{ "bub", NULL, NULL },
+	{ "codex", NULL, &cli_codex },
+	{ "claude-code", NULL, &cli_claude_code },
+	{ "opencode", "OpenCode 1.18.33 (npm: opencode-ai)" IN_CONTAINER, NULL },
+	{ "pi", "Pi 0.82.1 (npm: @earendil-works/pi-coding-agent)" IN_CONTAINER, NULL },
+	{ "kimi-code", "Kimi Code 2.1.1 (npm: @moonshot-ai/kimi-code)" IN_CONTAINER, NULL },
+	{ NULL, NULL, NULL },
 };
 /* clang-format on */
 
