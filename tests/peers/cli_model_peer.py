@@ -4,8 +4,9 @@
 Speaks just enough of the OpenAI Responses API (Codex) and the Anthropic
 Messages API (Claude Code), both streamed: the first turn of a session asks
 for one shell command, the turn after its result answers a text.  Every
-reply reports usage.  With --fail STATUS every model request is answered
-with that HTTP status.  Each request is appended to --log as a JSON line
+reply reports usage.  The command records what the host's sandbox holds of
+PowerContext in /workspace/cli-peer.txt.  With --fail STATUS every model
+request is answered with that HTTP status (and Retry-After: 1).  Each request is appended to --log as a JSON line
 {method, path, body}.
 
     cli_model_peer.py --port-file FILE --log FILE [--fail STATUS]
@@ -15,7 +16,10 @@ import http.server
 import itertools
 import json
 
-COMMAND = "echo cli-peer-ran >> /workspace/cli-peer.txt"
+# what the host's sandbox holds of PowerContext: its settings' names, its plugin
+COMMAND = ("{ env | cut -d= -f1 | grep '^POWERCONTEXT_' | sort; "
+           "ls -d /opt/powercontext /installed-agent/codex-plugin-env 2>/dev/null; "
+           "echo cli-peer-ran; } >> /workspace/cli-peer.txt")
 ANSWER = "The command ran."
 
 
@@ -63,6 +67,7 @@ class Peer(http.server.BaseHTTPRequestHandler):
             text = json.dumps({"type": "error", "error": {"type": "api_error", "message": "peer failure"}})
             data = text.encode()
             self.send_response(ARGS.fail)
+            self.send_header("retry-after", "1")
             self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))
             self.end_headers()
