@@ -112,14 +112,15 @@ host_wheel() {
 	wheel_file=$(find "$dir" -maxdepth 1 -name '*.whl' | head -n 1)
 }
 
-# host_json DIR HOST BIN [KEY VALUE]: DIR/host.json, what runs: the host,
-# its version, the executable (relative to DIR), the wheel and its sha256,
-# and KEY (uv for Codex: its version) when given.
+# host_json DIR HOST BIN [EXTRA]: DIR/host.json, what runs: the host, its
+# version, the executable (relative to DIR), the release's source tree its
+# ON arm mounts the plugin from, the wheel and its sha256, and EXTRA (a JSON
+# object: Codex's uv, its version and its cache, relative to DIR).
 host_json() {
-	jq -n --arg host "$2" --arg version "$pin" --arg bin "$3" --arg wheel "$wheel" \
-		--arg sha256 "$wheel_sha" --arg key "${4:-}" --arg value "${5:-}" \
-		'{host: $host, version: $version, bin: $bin, wheel: $wheel, sha256: $sha256}
-		 + (if $key == "" then {} else {($key): $value} end)' >"$1/host.json.tmp" &&
+	jq -n --arg host "$2" --arg version "$pin" --arg bin "$3" --arg source "$source" \
+		--arg wheel "$wheel" --arg sha256 "$wheel_sha" --argjson extra "${4:-{\}}" \
+		'{host: $host, version: $version, bin: $bin, source: $source, wheel: $wheel, sha256: $sha256}
+		 + $extra' >"$1/host.json.tmp" &&
 		mv -f -- "$1/host.json.tmp" "$1/host.json"
 }
 
@@ -157,7 +158,7 @@ ensure_codex() {
 	 "$venv/bin/uv" sync --frozen --no-install-project --python "$(server_python)" --project "$plugin") \
 		>>"$venv.log" 2>&1 || { rm -rf -- "$venv"; fail "$venv.log" "uv sync of $label's Codex plugin failed"; }
 	rm -rf -- "$venv/.plugin-env"
-	host_json "$venv" codex "$bin" uv "$uv"
+	host_json "$venv" codex "$bin" "$(jq -nc --arg uv "$uv" '{uv: "bin/uv", uv_version: $uv, uv_cache: "uv-cache"}')"
 	stamp "$venv"
 }
 

@@ -32,14 +32,14 @@ docs_copy() {
 	printf '/* newmod: a module no table names */\n' >"$T/root/filters/report/newmod.h"
 	rm "$T/root/filters/run-bub/paired/hosts.c" "$T/root/filters/run-bub/paired/hosts.h"
 	printf '/* newmod: a module no table names */\n' >"$T/root/filters/run-bub/local/newmod.c"
-	mkdir "$T/root/filters/run-bub/hosts"
-	printf '/* codex: a sub-folder no table names */\n' >"$T/root/filters/run-bub/hosts/codex.c"
+	mkdir "$T/root/filters/run-bub/agents"
+	printf '/* codex: a sub-folder no table names */\n' >"$T/root/filters/run-bub/agents/codex.c"
 	run "$REPO/tests/bin/check-docs" "$T/root"
 	assert_equal "$status" 1
 	[[ $output == *"filters/report/newmod is in no row of the \`filters/report/\` table"* ]] || fail "$output"
 	[[ $output == *"§7 names \`hosts\`, but filters/run-bub/paired/ has no hosts.c or hosts.h"* ]] || fail "$output"
 	[[ $output == *"filters/run-bub/local/newmod is in no row of the \`filters/run-bub/local/\` table"* ]] || fail "$output"
-	[[ $output == *"no \"#### \`filters/run-bub/hosts/\`\" table for filters/run-bub/hosts/"* ]] || fail "$output"
+	[[ $output == *"no \"#### \`filters/run-bub/agents/\`\" table for filters/run-bub/agents/"* ]] || fail "$output"
 }
 
 @test "an include of run-bub reaching a higher layer, or a folder of its own layer, is named" {

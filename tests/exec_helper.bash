@@ -296,6 +296,16 @@ exec_peer() {
 	export PC_E2E_SANDBOX_BINDS="${EXEC_PYTHON%/bin/python}:${EXEC_PEER_SCRIPT%/*}"
 }
 
+# exec_paired_setup TOKEN: exec_setup for a paired suite: the client's
+# TOKEN, the peer's model, and $ID selected into $T/selection.jsonl.
+exec_paired_setup() {
+	exec_setup
+	export POWERCONTEXT_CLIENT_API_TOKEN=$1 BUB_MODEL=openai:pc-e2e-peer
+	run --separate-stderr pc-select --manifests "$REPO/manifests/paired" --root "$REPO" --id "$ID"
+	assert_exit 0
+	save_stdout "$T/selection.jsonl"
+}
+
 # exec_run_bub SELECTION [PC-RUN-BUB ARGS...]: pc-run-bub --output "$OUT" on
 # SELECTION, under the hang guard; its stdout also in $T/records.jsonl, whose
 # records must be valid run records whatever happened; $status is pc-run-bub's.

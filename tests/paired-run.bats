@@ -47,11 +47,7 @@ teardown_file() {
 }
 
 setup() {
-	exec_setup
-	export POWERCONTEXT_CLIENT_API_TOKEN=$TOKEN BUB_MODEL=openai:pc-e2e-peer
-	run --separate-stderr pc-select --manifests "$REPO/manifests/paired" --root "$REPO" --id "$ID"
-	assert_exit 0
-	save_stdout "$T/selection.jsonl"
+	exec_paired_setup "$TOKEN"
 }
 
 teardown() {

@@ -12,6 +12,7 @@
 #include "fleet.h"
 #include "io.h"
 #include "json.h"
+#include "paired/hosts.h"
 #include "paired/paired.h"
 #include "run/agent.h"
 #include "run/workload.h"
@@ -217,9 +218,15 @@ static int prepare(struct fleet_holdings *h, const struct run_bub_options *o, jv
 	int runs = !o->unrun;
 
 	h->project = find_project();
+	/* a command-line host is its own agent in both arms (local/local_cli.c) */
+	int cli = o->trials && o->host->cli;
+	if (cli) {
+		h->agent.command = pc_xstrdup(o->host->name);
+		h->agent_off.command = pc_xstrdup(o->host->name);
+	}
 	if ((o->trials && ((runs && isolation_check(&h->client, e) != 0) ||
-			   agent_resolve_off(o->agent, &h->agent_off, e) != 0)) ||
-	    agent_resolve(o->agent, &h->agent, e) != 0 ||
+			   (!cli && agent_resolve_off(o->agent, &h->agent_off, e) != 0))) ||
+	    (!cli && agent_resolve(o->agent, &h->agent, e) != 0) ||
 	    (runs && runner->check &&
 	     runner->check(o, &h->client, h->project, &h->agent, selections, e) != 0) ||
 	    !(h->outdir = output_dir(o, e)))

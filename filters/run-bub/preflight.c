@@ -5,6 +5,7 @@
 #include "base/toml.h"
 #include "batch/batch.h"
 #include "docs.h"
+#include "hosts/cli_host.h"
 #include "io.h"
 #include "json.h"
 #include "paired/hosts.h"
@@ -40,6 +41,21 @@ static int check_unpaired(jv selections, struct pc_err *e)
 	return rc;
 }
 
+/* A command-line host runs on the local runner, from its provisioned
+ * directory. */
+static int check_cli_host(const struct run_bub_options *o, struct pc_err *e)
+{
+	struct cli_dir d;
+
+	if (strcmp(o->runner->name, "local"))
+		return pc_fail(e, "--host %s runs on the local runner only, not --runner %s",
+			       o->host->name, o->runner->name);
+	if (cli_dir_load(o->host->cli, &d, e) != 0)
+		return -1;
+	cli_dir_free(&d);
+	return 0;
+}
+
 /* Paired workloads run under --paired only, and --paired runs nothing
  * else, on a host that can run here. */
 static int check_pairing(const struct run_bub_options *o, jv selections, struct pc_err *e)
@@ -47,6 +63,8 @@ static int check_pairing(const struct run_bub_options *o, jv selections, struct 
 	if (!o->trials)
 		return check_unpaired(selections, e);
 	if (host_check(o->host, e) != 0)
+		return -1;
+	if (o->host->cli && check_cli_host(o, e) != 0)
 		return -1;
 	return paired_check_workloads(selections, e);
 }

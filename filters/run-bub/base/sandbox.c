@@ -163,6 +163,8 @@ char **sandbox_argv(const struct sandbox *sb, char *const cmd[])
 		add3(&b, "--dir", "/run", NULL);
 		add3(&b, "--bind", sb->acp_dir, "/run/acp");
 	}
+	for (const struct sandbox_mount *m = sb->mounts; m && m->from; m++)
+		add3(&b, m->writable ? "--bind" : "--ro-bind", m->from, m->to);
 	add3(&b, "--chdir", "/workspace", NULL);
 	add(&b, "--");
 	for (; *cmd; cmd++)

@@ -14,6 +14,12 @@
 
 #include <stddef.h>
 
+/* A path of this machine bound at another path in the sandbox. */
+struct sandbox_mount {
+	const char *from, *to;
+	int writable;
+};
+
 struct sandbox {
 	const char *binds;        /* sandbox_binds(): read-only at the same paths */
 	const char *agent_dir;    /* /logs/agent */
@@ -21,6 +27,9 @@ struct sandbox {
 	const char *tests_dir;    /* /tests (read-only), or NULL */
 	const char *workspace;    /* /workspace, the working directory */
 	const char *acp_dir;      /* /run/acp, the agent's FIFOs, or NULL */
+	/* more binds, after the step's (a CLI host's directory, its plugin's
+	 * source, /installed-agent), ending at a NULL from; NULL for none */
+	const struct sandbox_mount *mounts;
 };
 
 /* What a sandbox binds from this machine besides the system directories,

@@ -23,7 +23,7 @@ static char **agent_argv(const struct workload_run *r, const struct step_paths *
 	char *script = text_fmt("exec %s </run/acp/in >/run/acp/out", r->agent->command);
 	char *const cmd[] = { "sh", "-c", script, NULL };
 	struct sandbox sb = { r->fleet->sandbox_binds, sp->agent, sp->verifier, NULL,
-			      sp->workspace, acp_dir };
+			      sp->workspace, acp_dir, NULL };
 	char **argv = sandbox_argv(&sb, cmd);
 
 	free(script);
@@ -97,7 +97,7 @@ static int run_terminal(void *ctx, jv params, long long deadline_ms,
 	}
 	cmd[k] = NULL;
 	struct sandbox sb = { t->r->fleet->sandbox_binds, t->sp->agent, t->sp->verifier, NULL,
-			      t->sp->workspace, NULL };
+			      t->sp->workspace, NULL, NULL };
 	char **argv = sandbox_argv(&sb, cmd);
 	char *log = text_fmt("%s/terminal-%d.txt", t->sp->agent, ++t->used);
 	int rc = 0;

@@ -18,6 +18,7 @@
 #include "io.h"
 #include "json.h"
 #include "local/local_acp.h"
+#include "local/local_cli.h"
 #include "local/local_step.h"
 #include "run/agent.h"
 #include "text.h"
@@ -137,7 +138,7 @@ static jv run_verifier(const struct workload_run *r, const char *task_dir, const
 		type = "AddTestsDirError";
 	else {
 		struct sandbox sb = { r->fleet->sandbox_binds, sp->agent, sp->verifier, sp->tests,
-				      sp->workspace, NULL };
+				      sp->workspace, NULL, NULL };
 		char **argv = sandbox_argv(&sb, cmd);
 		/* none of pc-run-bub's environment, secrets included, as under Harbor */
 		struct envv env = { NULL, 0 };
@@ -211,14 +212,19 @@ jv local_step(struct workload_run *r, struct runner_result *res, const char *tas
 	run_progress(r, "step %s", name);
 	char *ipath = text_fmt("%s/steps/%s/instruction.md", task_dir, name);
 	char *instruction = NULL;
+	/* 1.4.1 marks a step failed for Bub only */
+	int marks = !r->arm.cli;
 	if (io_mkdirs(sp.agent, &e) != 0 || io_mkdirs(sp.verifier, &e) != 0 ||
-	    io_mkdirs(sp.workspace, &e) != 0 || mark_step_failed(&sp, &e) != 0 ||
+	    io_mkdirs(sp.workspace, &e) != 0 || (marks && mark_step_failed(&sp, &e) != 0) ||
 	    !(instruction = read_instruction(ipath, &e)))
 		exception = harbor_exception("RuntimeError", e.msg);
 	else {
-		agent_result = local_agent(r, res, &sp, instruction,
-					   run_agent_timeout(r, task_toml, step), &exception);
-		if (jv_get_kind(exception) == JV_KIND_NULL && unmark_step_failed(&sp, &e) != 0)
+		double timeout = run_agent_timeout(r, task_toml, step);
+		agent_result = r->arm.cli
+				       ? local_cli(r, res, &sp, instruction, timeout, &exception)
+				       : local_agent(r, res, &sp, instruction, timeout, &exception);
+		if (marks && jv_get_kind(exception) == JV_KIND_NULL &&
+		    unmark_step_failed(&sp, &e) != 0)
 			exception = harbor_exception("RuntimeError", e.msg);
 	}
 	jv agent_timing = harbor_timing(started);

@@ -2,18 +2,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hosts/cli_host.h"
 #include "json.h"
 #include "paired/hosts.h"
 
 /* clang-format off */
 const struct host hosts[] = {
-	{ "bub", 0 },
-	{ "codex", 1 },
-	{ "claude-code", 1 },
-	{ "opencode", 1 },
-	{ "pi", 1 },
-	{ "kimi-code", 1 },
-	{ NULL, 0 },
+	{ "bub", 0, NULL },
+	{ "codex", 1, &cli_codex },
+	{ "claude-code", 1, &cli_claude_code },
+	{ "opencode", 1, NULL },
+	{ "pi", 1, NULL },
+	{ "kimi-code", 1, NULL },
+	{ NULL, 0, NULL },
 };
 /* clang-format on */
 

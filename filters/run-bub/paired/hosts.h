@@ -6,7 +6,9 @@
  * PyPI wheel pc-e2e installs it from (if any) into hosts.json, which
  * POWERCONTEXT_E2E_HOSTS names.  A host without a wheel is refused before
  * anything runs, naming its pin and its package.  A new host is its row
- * here and the code its arms need; HACKING.md lists the files.
+ * here and the code its arms need: the agent resolution and environment
+ * (run/agent.c), or for a command-line host its row of hosts/; HACKING.md
+ * lists the files.
  */
 #ifndef PC_RUN_BUB_HOSTS_H
 #define PC_RUN_BUB_HOSTS_H
@@ -16,11 +18,16 @@
 #include "err.h"
 #include "text.h"
 
+struct cli_host;
+
 struct host {
 	const char *name; /* as --host takes it, and hosts.json names it */
 	/* 0 for Bub, whose versions pc-powercontext bub records itself; 1 for
 	 * a host whose pin comes from hosts.json */
 	int pinned;
+	/* how its arms run when it is its own command-line program
+	 * (hosts/cli_host.h); NULL: as an ACP agent */
+	const struct cli_host *cli;
 };
 
 /* Every host, the default first; a row with a NULL name ends it. */

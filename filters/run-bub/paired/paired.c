@@ -12,6 +12,7 @@
 #include "json.h"
 #include "outdir.h"
 #include "paired/arm.h"
+#include "paired/hosts.h"
 #include "paired/paired.h"
 #include "run/agent.h"
 #include "run/workload.h"
@@ -208,7 +209,8 @@ static void begin_arm(struct workload_run *r, const struct fleet *f, int i, stru
 	r->arm = (struct run_arm){ .paired = 1,
 				   .plugin_off = !a->on,
 				   .settles = a->on,
-				   .scored_session = a->scored_session };
+				   .scored_session = a->scored_session,
+				   .cli = f->o->host->cli };
 	r->session_hook = arm_session_hook;
 	r->session_arg = a;
 	name_arm(r, a);

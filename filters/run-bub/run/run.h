@@ -18,6 +18,7 @@
 #include "server/pcclient.h"
 
 struct agent;
+struct cli_host;
 struct host;
 struct runner;
 struct workload_run;
@@ -107,6 +108,9 @@ struct run_arm {
 	int plugin_off;     /* the OFF arm: its agent gets nothing of PowerContext's */
 	int settles;        /* the ON arm: its Scope is settled after each agent session */
 	int scored_session; /* 0-based: the session whose reward decides the arm */
+	/* the host as its own command-line program (hosts/cli_host.h), in
+	 * place of the ACP agent; NULL: the agent */
+	const struct cli_host *cli;
 };
 
 /* One workload's run. */
