@@ -140,7 +140,7 @@ host_dir() {
 	local dir
 	dir=$(host_dir codex)
 	assert_equal "$("$dir/$(jq -r .bin "$dir/host.json")" --version)" "codex-cli $(jq -r .version "$dir/host.json")"
-	assert_equal "$(jq -r .uv "$dir/host.json")" "$(pin codex PLUGIN_UV_VERSION)"
+	assert_equal "$(jq -r .uv_version "$dir/host.json")" "$(pin codex PLUGIN_UV_VERSION)"
 	[[ $("$dir/bin/uv" --version) == "uv $(pin codex PLUGIN_UV_VERSION)"* ]] || fail "$("$dir/bin/uv" --version)"
 	[[ -d $dir/uv-cache ]] || fail "no uv cache in $dir"
 	dir=$(host_dir claude-code)
