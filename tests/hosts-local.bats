@@ -16,6 +16,8 @@ KEY=pc-e2e-hosts-test-model-key-2f7c
 
 setup_file() {
 	exec_setup_file
+	POWERCONTEXT_E2E_HOSTS=$("$REPO/pipelines/pc-powercontext" hosts)
+	export POWERCONTEXT_E2E_HOSTS
 	# the extractor's endpoint is never called: these arms' checks read
 	# the Server's figures, not Memory
 	env POWERCONTEXT_CLIENT_API_TOKEN=$TOKEN POWERCONTEXT_E2E_ACCESS_MODE=enforced \
