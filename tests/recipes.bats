@@ -67,6 +67,7 @@ blocks() {
 			inside { text = text (text == "" ? "" : "\\n") $0 }' "$page"
 	done
 	for page in "$REPO"/man/*.1; do
+		[[ -e $page ]] || continue
 		awk -v page="man/${page##*/}" '/^\.EX$/ { inside = 1; start = NR; text = ""; next }
 			inside && /^\.EE$/ { inside = 0; printf "%s\t%d\t%s\n", page, start, text; next }
 			inside { gsub(/\\-/, "-"); gsub(/\\e/, "\\"); text = text (text == "" ? "" : "\\n") $0 }' "$page"
