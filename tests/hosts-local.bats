@@ -16,8 +16,6 @@ KEY=pc-e2e-hosts-test-model-key-2f7c
 
 setup_file() {
 	exec_setup_file
-	POWERCONTEXT_E2E_HOSTS=$("$REPO/pipelines/pc-powercontext" hosts)
-	export POWERCONTEXT_E2E_HOSTS
 	# the extractor's endpoint is never called: these arms' checks read
 	# the Server's figures, not Memory
 	env POWERCONTEXT_CLIENT_API_TOKEN=$TOKEN POWERCONTEXT_E2E_ACCESS_MODE=enforced \
@@ -38,6 +36,9 @@ teardown_file() {
 
 setup() {
 	exec_paired_setup "$TOKEN"
+	# the hosts' pins, which --host reads (pipelines/paired sets it)
+	POWERCONTEXT_E2E_HOSTS=$("$REPO/pipelines/pc-powercontext" hosts 3>&-)
+	export POWERCONTEXT_E2E_HOSTS
 }
 
 teardown() {

@@ -42,7 +42,8 @@ static int check_unpaired(jv selections, struct pc_err *e)
 }
 
 /* A command-line host runs on the local runner, from its provisioned
- * directory (POWERCONTEXT_E2E_HOST_DIR). */
+ * directory. A plan (or its unrun records) runs no host: pipelines/paired
+ * asks for one before it provisions the host, and each unit's run checks. */
 static int check_cli_host(const struct run_bub_options *o, struct pc_err *e)
 {
 	struct cli_dir d;
@@ -50,8 +51,6 @@ static int check_cli_host(const struct run_bub_options *o, struct pc_err *e)
 	if (strcmp(o->runner->name, "local"))
 		return pc_fail(e, "--host %s runs on the local runner only, not --runner %s",
 			       o->host->name, o->runner->name);
-	/* a plan runs nothing: each unit's run reads its provisioned host,
-	 * which a run provisions after asking for its plan */
 	if (o->plan || o->unrun)
 		return 0;
 	if (cli_dir_load(o->host->cli, &d, e) != 0)

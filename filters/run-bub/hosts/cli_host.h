@@ -100,9 +100,9 @@ const char *cli_server_url(const struct cli_host *host, const struct pc_client *
  * Only for the ON arm. */
 void cli_plugin_env(const struct cli_host *host, const struct workload_run *r, struct envv *e);
 
-/* The harness setting <settings_prefix><name>, or fallback when unset or
- * empty (borrowed from the environment). */
-const char *cli_setting(const struct cli_host *host, const char *name, const char *fallback);
+/* The reasoning effort 1.4.1 passes the host (its agent_settings):
+ * <settings_prefix>REASONING_EFFORT, else "medium" (borrowed). */
+const char *cli_reasoning_effort(const struct cli_host *host);
 
 /* s quoted for the shell as Python's shlex.quote quotes it (malloc'd). */
 char *cli_quote(const char *s);

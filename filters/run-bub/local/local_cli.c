@@ -13,6 +13,7 @@
 #include "io.h"
 #include "json.h"
 #include "local/local_cli.h"
+#include "run/workload.h"
 #include "text.h"
 
 /* Where the sandbox leaves each command's output and exit code. */
@@ -45,14 +46,6 @@ struct cli_run {
 	char *mount;       /* where the sandbox shows it */
 	char *paths[4][2]; /* the ON arm's plugin binds: from, to */
 };
-
-/* Bub's "provider:" before the model's name is not the host's. */
-static char *host_model(const char *model)
-{
-	const char *colon = strchr(model, ':'), *slash = strchr(model, '/');
-
-	return pc_xstrdup(colon && (!slash || colon < slash) ? colon + 1 : model);
-}
 
 /* The sandbox's binds for the run: the host, the status directory, the
  * installed agent and, ON only, the plugin's sources and uv. */
@@ -220,7 +213,7 @@ static int prepare(struct cli_run *c, struct workload_run *r, struct runner_resu
 	c->status = status;
 	c->root = cli_root(c->host, &c->d);
 	c->mount = text_fmt("%s/%s", CLI_HOST_MOUNT, c->host->name);
-	c->model = host_model(r->agent_model);
+	c->model = workload_host_model(r->agent_model);
 	c->s = (struct cli_step){ &c->d, !r->arm.plugin_off,
 				  cli_server_url(c->host, r->fleet->client), c->model,
 				  instruction };
