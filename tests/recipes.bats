@@ -22,6 +22,7 @@ declare -gA ELSEWHERE=(
 	["make paired                          # pc-e2e's three paired workloads, 2 trials, scripted model"]="whole runs: .ci/run's paired legs, tests/paired-run.bats, tests/scheduler.bats"
 	["make memorycode-tasks MEMORYCODE=../shared/memorycode   # a data copy of the 50 dialogues"]="needs MemoryCode's dialogues and the network: tests/memorycode.bats builds the tasks from a copy"
 	["MODEL=scripted make paired CATALOG=memorycode MEMORYCODE=../shared/memorycode TRIALS=1 \\"]="a whole paired run on MemoryCode's dialogues: .ci/run's MemoryCode leg, tests/memorycode.bats (memorycode-1)"
+	["make paired HOST=codex TRIALS=1                  # pc-e2e's three workloads, Codex in both arms"]="whole paired runs on Codex and Claude Code: tests/paired-hosts.bats, .ci/run's host legs and MemoryCode leg"
 	["pipelines/slurm-cluster start ~/slurm-test   # a first try: two nodes on loopback; prints SLURM_CONF=…"]="whole runs on a Slurm cluster: tests/slurm.bats, .ci/run's Slurm leg, tests/scheduler.bats (JOBS=2)"
 	["# two runs of the catalog, a day apart, recorded in one SQLite file"]="an illustration with elided pipes (…) and their output: the ledger recipe after it runs here; tests/ledger.bats covers trends"
 )
