@@ -1,5 +1,5 @@
 # scripted-model.bash — run pipelines/scripted-model for the rest of this
-# shell, and point Bub and the PowerContext Server at it (sourced by
+# shell, and point Bub, Codex, Claude Code and the PowerContext Server at it (sourced by
 # pipelines/run.bash for MODEL=scripted, and pipelines/unit-run). PROG, the
 # caller's name, begins each message.
 
@@ -15,7 +15,7 @@ scripted_model_refuse_remote() {
 			echo "$prog: MODEL=scripted talks to no provider, but $name is $value; unset it" >&2
 			exit 64
 		fi
-	done < <(compgen -e | grep -E '^(BUB_|OPENAI_|POWERCONTEXT_SERVER_INFERENCE_).*(_BASE|_BASE_URL|_URL)$' || true)
+	done < <(compgen -e | grep -E '^(BUB_|OPENAI_|ANTHROPIC_|POWERCONTEXT_SERVER_INFERENCE_).*(_BASE|_BASE_URL|_URL)$' || true)
 }
 
 # scripted_model_start PROGRAM SCRIPTS DIR PROG: start PROGRAM
@@ -43,7 +43,7 @@ scripted_model_start() {
 	local name
 	while IFS= read -r name; do
 		unset "$name"
-	done < <(compgen -e | grep -E '^(OPENAI_|POWERCONTEXT_SERVER_INFERENCE_)' || true)
+	done < <(compgen -e | grep -E '^(OPENAI_|ANTHROPIC_|POWERCONTEXT_SERVER_INFERENCE_)' || true)
 	# Bub: the model itself comes per workload from pc-run-bub --model-scripts.
 	export BUB_API_BASE=$url BUB_API_KEY=scripted-model-takes-no-key
 	unset BUB_MODEL
@@ -52,4 +52,7 @@ scripted_model_start() {
 	# without a generation base URL setting.
 	export POWERCONTEXT_SERVER_INFERENCE_GENERATION_MODEL=openai-chat:pc-e2e-scripted/extractor
 	export OPENAI_BASE_URL=$url OPENAI_API_KEY=scripted-model-takes-no-key
+	# Codex reads the two above (its openai_base_url ends in /v1); Claude Code
+	# adds /v1/messages to its base URL itself.
+	export ANTHROPIC_BASE_URL=${url%/v1} ANTHROPIC_API_KEY=scripted-model-takes-no-key
 }

@@ -42,7 +42,9 @@ static int check_unpaired(jv selections, struct pc_err *e)
 }
 
 /* A command-line host runs from its provisioned directory, which the
- * sandbox binds from this machine: never in a --harbor-env one. */
+ * sandbox binds from this machine: never in a --harbor-env one.  A plan
+ * (or its unrun records) runs no host: pipelines/paired asks for one
+ * before it provisions the host, and each unit's run checks. */
 static int check_cli_host(const struct run_bub_options *o, struct pc_err *e)
 {
 	struct cli_dir d;
@@ -52,6 +54,8 @@ static int check_cli_host(const struct run_bub_options *o, struct pc_err *e)
 			e,
 			"--host %s runs the host provisioned on this machine (pipelines/pc-powercontext %s), which a --harbor-env %s sandbox cannot bind",
 			o->host->name, o->host->name, o->harbor_env);
+	if (o->plan || o->unrun)
+		return 0;
 	if (cli_dir_load(o->host->cli, &d, e) != 0)
 		return -1;
 	cli_dir_free(&d);

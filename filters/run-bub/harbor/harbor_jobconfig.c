@@ -7,6 +7,7 @@
 #include "io.h"
 #include "json.h"
 #include "run/agent.h"
+#include "run/workload.h"
 #include "text.h"
 
 #define ENVIRONMENT_CLASS       "pc_e2e_harbor.environment:BwrapEnvironment"
@@ -116,12 +117,12 @@ static jv cli_agent_config(const struct workload_run *r)
 {
 	const struct cli_host *host = r->arm.cli;
 	int on = !r->arm.plugin_off;
-	char *model = cli_model(r->agent_model ? r->agent_model : "");
+	char *model = workload_host_model(r->agent_model ? r->agent_model : "");
 	jv kwargs = JV_OBJECT(jv_string("powercontext"), jv_bool(on),
 			      jv_string("server_url"),
 			      jv_string(cli_server_url(host, r->fleet->client)),
 			      jv_string("reasoning_effort"),
-			      jv_string(cli_setting(host, "REASONING_EFFORT", "medium")));
+			      jv_string(cli_reasoning_effort(host)));
 
 	if (on && host->plugin_uv)
 		kwargs = jv_object_set(kwargs, jv_string("uv_cache"), jv_string(CLI_UV_CACHE));

@@ -131,13 +131,6 @@ void cli_mounts_free(struct cli_mount *m, int n)
 	}
 }
 
-char *cli_model(const char *agent_model)
-{
-	const char *colon = strchr(agent_model, ':'), *slash = strchr(agent_model, '/');
-
-	return pc_xstrdup(colon && (!slash || colon < slash) ? colon + 1 : agent_model);
-}
-
 const char *cli_server_url(const struct cli_host *host, const struct pc_client *client)
 {
 	char *name = text_fmt("%sSERVER_URL", host->plugin_prefix);
@@ -167,13 +160,21 @@ void cli_plugin_env(const struct cli_host *host, const struct workload_run *r, s
 	}
 }
 
-const char *cli_setting(const struct cli_host *host, const char *name, const char *fallback)
+/* The harness setting <settings_prefix><name>, or fallback when unset or
+ * empty (borrowed from the environment). */
+static const char *cli_setting(const struct cli_host *host, const char *name,
+			       const char *fallback)
 {
 	char *full = text_fmt("%s%s", host->settings_prefix, name);
 	const char *v = getenv(full);
 
 	free(full);
 	return v && *v ? v : fallback;
+}
+
+const char *cli_reasoning_effort(const struct cli_host *host)
+{
+	return cli_setting(host, "REASONING_EFFORT", "medium");
 }
 
 char *cli_quote(const char *s)

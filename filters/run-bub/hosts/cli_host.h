@@ -111,10 +111,6 @@ int cli_mounts(const struct cli_host *host, const struct cli_dir *d, int on,
 	       struct cli_mount m[CLI_MOUNTS_MAX]);
 void cli_mounts_free(struct cli_mount *m, int n);
 
-/* The workload's model as the host is given it: Bub's "provider:" before
- * the name is not the host's (malloc'd). */
-char *cli_model(const char *agent_model);
-
 /* The Server as the plugin reaches it: PREFIXSERVER_URL when set, else
  * the client's (borrowed). */
 const char *cli_server_url(const struct cli_host *host, const struct pc_client *client);
@@ -125,9 +121,9 @@ const char *cli_server_url(const struct cli_host *host, const struct pc_client *
  * Only for the ON arm. */
 void cli_plugin_env(const struct cli_host *host, const struct workload_run *r, struct envv *e);
 
-/* The harness setting <settings_prefix><name>, or fallback when unset or
- * empty (borrowed from the environment). */
-const char *cli_setting(const struct cli_host *host, const char *name, const char *fallback);
+/* The reasoning effort 1.4.1 passes the host (its agent_settings):
+ * <settings_prefix>REASONING_EFFORT, else "medium" (borrowed). */
+const char *cli_reasoning_effort(const struct cli_host *host);
 
 /* s quoted for the shell as Python's shlex.quote quotes it (malloc'd). */
 char *cli_quote(const char *s);

@@ -46,7 +46,7 @@ static char *setup_command(const struct cli_step *s)
 
 static void claude_commands(const struct cli_step *s, int first, struct cli_commands *out)
 {
-	char *effort = cli_quote(cli_setting(&cli_claude_code, "REASONING_EFFORT", "medium"));
+	char *effort = cli_quote(cli_reasoning_effort(&cli_claude_code));
 	char *instruction = cli_quote(s->instruction);
 
 	(void)first;

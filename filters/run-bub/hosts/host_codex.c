@@ -87,7 +87,7 @@ static char *run_command(const struct cli_step *s)
 {
 	const char *slash = strrchr(s->model, '/');
 	char *model = cli_quote(slash ? slash + 1 : s->model);
-	char *effort = cli_quote(cli_setting(&cli_codex, "REASONING_EFFORT", "medium"));
+	char *effort = cli_quote(cli_reasoning_effort(&cli_codex));
 	char *instruction = cli_quote(s->instruction);
 	char *cmd = text_fmt(
 		"codex exec --dangerously-bypass-approvals-and-sandbox --skip-git-repo-check --model %s --json --enable unified_exec -c model_reasoning_effort=%s %s-- %s 2>&1 </dev/null | tee /logs/agent/codex.txt",

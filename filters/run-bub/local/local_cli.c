@@ -13,6 +13,7 @@
 #include "io.h"
 #include "json.h"
 #include "local/local_cli.h"
+#include "run/workload.h"
 #include "text.h"
 
 /* Where the sandbox leaves each command's output and exit code. */
@@ -203,7 +204,7 @@ static int prepare(struct cli_run *c, struct workload_run *r, struct runner_resu
 		return -1;
 	}
 	c->status = status;
-	c->model = cli_model(r->agent_model);
+	c->model = workload_host_model(r->agent_model);
 	c->s = (struct cli_step){ &c->d, !r->arm.plugin_off,
 				  cli_server_url(c->host, r->fleet->client), c->model,
 				  instruction };

@@ -8,6 +8,7 @@
 #include "base/source.h"
 #include "docs.h"
 #include "harbor_layout.h"
+#include "hosts/cli_host.h"
 #include "io.h"
 #include "json.h"
 #include "outdir.h"
@@ -211,6 +212,10 @@ static void begin_arm(struct workload_run *r, const struct fleet *f, int i, stru
 				   .settles = a->on,
 				   .scored_session = a->scored_session,
 				   .cli = f->o->host->cli };
+	if (r->arm.cli) {
+		r->arm.host = f->o->host->name;
+		r->arm.reasoning_effort = cli_reasoning_effort(r->arm.cli);
+	}
 	r->session_hook = arm_session_hook;
 	r->session_arg = a;
 	name_arm(r, a);

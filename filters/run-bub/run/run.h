@@ -111,6 +111,10 @@ struct run_arm {
 	/* the host as its own command-line program (hosts/cli_host.h), in
 	 * place of the ACP agent; NULL: the agent */
 	const struct cli_host *cli;
+	/* with cli, how the record names the host, as 1.4.1's observation
+	 * environment does: its name (--host) and the reasoning effort of its
+	 * agent_settings (borrowed) */
+	const char *host, *reasoning_effort;
 };
 
 /* One workload's run. */

@@ -37,6 +37,13 @@ int workload_model(const struct run_bub_options *o, jv workload, char **model, s
 	return rc;
 }
 
+char *workload_host_model(const char *model)
+{
+	const char *colon = strchr(model, ':'), *slash = strchr(model, '/');
+
+	return pc_xstrdup(colon && (!slash || colon < slash) ? colon + 1 : model);
+}
+
 /* The run's model into r->agent_model; -1 when there is none to be had,
  * an error of the run. */
 static int resolve_model(struct workload_run *r)
@@ -153,6 +160,11 @@ static jv adapter_versions(const struct workload_run *r)
 	const char *recorded = json_str(adapter_identity, "adapter_version");
 	const char *protocol = json_str(adapter_identity, "adapter_protocol_version");
 
+	/* a command-line host is named by its pin, both versions, as 1.4.1's
+	 * harness drives it through its own CLI of that version */
+	if (r->arm.cli)
+		return JV_ARRAY(jv_string(version ? version : "unknown"),
+				jv_string(version ? version : "unknown"));
 	/* a paired arm names its host as 1.4.1 does, by the bare versions, the
 	 * same in both arms: the plugin is what the arms compare */
 	if (name && !strcmp(name, "bub") && protocol && version && r->arm.paired) {
@@ -181,6 +193,13 @@ static jv run_record(const struct workload_run *r, const char *status, jv powerc
 	const char *database = getenv("POWERCONTEXT_E2E_DATABASE");
 
 	clock_utc_now(finished);
+	/* a command-line host as 1.4.1 records it: its name, the model as the
+	 * host takes it, its reasoning effort */
+	jv adapter = r->arm.cli ? jv_string(r->arm.host) : json_at(r->workload, "execution.type");
+	char *model = r->arm.cli && r->agent_model ? workload_host_model(r->agent_model) : NULL;
+	jv settings = r->arm.cli ? JV_OBJECT(jv_string("reasoning_effort"),
+					     jv_string(r->arm.reasoning_effort))
+				 : jv_object();
 	jv record = JV_OBJECT(
 		jv_string("schema"), jv_string(SCHEMA_RUN),
 		jv_string("run_id"), jv_string(r->run_id),
@@ -196,11 +215,11 @@ static jv run_record(const struct workload_run *r, const char *status, jv powerc
 	jv environment = JV_OBJECT(
 		jv_string("commit"), jv_string(f->commit),
 		jv_string("database"), jv_string(database ? database : "sqlite"),
-		jv_string("adapter"), json_at(r->workload, "execution.type"),
+		jv_string("adapter"), adapter,
 		jv_string("adapter_version"), jv_array_get(jv_copy(versions), 0),
 		jv_string("adapter_protocol_version"), jv_array_get(jv_copy(versions), 1),
-		jv_string("agent_model"), json_string_or_null(r->agent_model),
-		jv_string("agent_settings"), jv_object(),
+		jv_string("agent_model"), json_string_or_null(model ? model : r->agent_model),
+		jv_string("agent_settings"), settings,
 		jv_string("started_at"), jv_string(r->started),
 		jv_string("finished_at"), jv_string(finished));
 	jv agent = JV_OBJECT(jv_string("command"), jv_string(r->agent->command),
@@ -212,6 +231,7 @@ static jv run_record(const struct workload_run *r, const char *status, jv powerc
 	record = jv_object_set(record, jv_string("errors"), jv_copy(r->errors));
 	record = jv_object_set(record, jv_string("powercontext"), powercontext);
 	jv_free(versions);
+	free(model);
 	return record;
 }
 

@@ -20,6 +20,10 @@
  * BUB_MODEL's. */
 int workload_model(const struct run_bub_options *o, jv workload, char **model, struct pc_err *e);
 
+/* The model's name as a command-line host takes it: Bub's "provider:"
+ * before it dropped (malloc'd). */
+char *workload_host_model(const char *model);
+
 /* Run the workload of r (begun, not yet run) and return its record. */
 jv workload_run(struct workload_run *r);
 
