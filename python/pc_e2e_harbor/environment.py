@@ -5,7 +5,7 @@ There is no container image: the sandbox binds from this machine exactly what th
 and the interpreter they and the Harbor venv link to read-only at their own paths, never the project,
 whose catalogs hold every task's tests), and writable directories of the trial at the paths Harbor
 expects, /tmp among them: as a container's, it lasts for the trial (Codex keeps its home there from one
-exec of a step to the next). The network is shared, so the agent reaches the Server on loopback. Each
+exec of a step to the next) and goes with it. The network is shared, so the agent reaches the Server on loopback. Each
 exec gets its own PID namespace, so a timeout takes down everything the command started, and the PATH
 pc-run-bub gives the sandbox (PC_E2E_SANDBOX_PATH: a command-line host's directory first).
 """
@@ -86,8 +86,11 @@ class BwrapEnvironment(BaseEnvironment):
             here.mkdir(parents=True, exist_ok=True)
 
     async def stop(self, delete: bool) -> None:
-        # The sandbox is gone with its last process; the trial directory stays as evidence.
-        return None
+        # The sandbox is gone with its last process; the trial directory stays as evidence, but for /tmp,
+        # which goes as a deleted container's does: what an agent leaves there (Codex's copy of its key,
+        # when a step ends before Codex's own cleanup) is no evidence.
+        if delete:
+            shutil.rmtree(self._state_dir / "sandbox" / "tmp", ignore_errors=True)
 
     async def upload_file(self, source_path: Path | str, target_path: str) -> None:
         target = self._host_path(target_path)
