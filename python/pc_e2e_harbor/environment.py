@@ -5,7 +5,8 @@ There is no container image: the sandbox binds from this machine exactly what th
 and the interpreter they and the Harbor venv link to read-only at their own paths, never the project,
 whose catalogs hold every task's tests), and writable directories of the trial at the paths Harbor
 expects, /tmp among them: as a container's, it lasts for the trial (Codex keeps its home there from one
-exec of a step to the next) and goes with it. The network is shared, so the agent reaches the Server on loopback. Each
+exec of a step to the next) and goes with it. It takes the place of the base's tmpfs, before the base's
+binds, so that what they bind from under this machine's /tmp still shows. The network is shared, so the agent reaches the Server on loopback. Each
 exec gets its own PID namespace, so a timeout takes down everything the command started, and the PATH
 pc-run-bub gives the sandbox (PC_E2E_SANDBOX_PATH: a command-line host's directory first).
 """
@@ -26,6 +27,8 @@ from harbor.environments.capabilities import EnvironmentCapabilities
 # Harbor writes these itself (the agent's launcher and runner, each step's tests), and the agent its
 # temporary files, under the trial's sandbox/.
 HARBOR_ROOTS = ("/installed-agent", "/tests", "/tmp")
+# The base mounts a tmpfs here before its binds, so that one under /tmp (a venv, an interpreter) shows.
+TMP = "/tmp"
 # The interpreter Harbor's ACP runner expects, with the ACP SDK: the Harbor venv, read-only.
 RUNNER_VENV = "/opt/harbor-acp-venv"
 
@@ -59,7 +62,11 @@ class BwrapEnvironment(BaseEnvironment):
     def _trial_binds(self) -> list[tuple[str, Path, bool]]:
         """The trial's own directories: the working directory and what Harbor and the agent write."""
         binds = [("/workspace", self._state_dir / "workspace", False)]
-        return binds + [(root, self._state_dir / "sandbox" / root.lstrip("/"), False) for root in HARBOR_ROOTS]
+        return binds + [(root, self._sandbox_dir(root), False) for root in HARBOR_ROOTS]
+
+    def _sandbox_dir(self, root: str) -> Path:
+        """The trial's directory for one of HARBOR_ROOTS."""
+        return self._state_dir / "sandbox" / root.lstrip("/")
 
     def _binds(self) -> list[tuple[str, Path, bool]]:
         """(path in the sandbox, path here, read-only) for every bound path, longest first."""
@@ -90,7 +97,7 @@ class BwrapEnvironment(BaseEnvironment):
         # which goes as a deleted container's does: what an agent leaves there (Codex's copy of its key,
         # when a step ends before Codex's own cleanup) is no evidence.
         if delete:
-            shutil.rmtree(self._state_dir / "sandbox" / "tmp", ignore_errors=True)
+            shutil.rmtree(self._sandbox_dir(TMP), ignore_errors=True)
 
     async def upload_file(self, source_path: Path | str, target_path: str) -> None:
         target = self._host_path(target_path)
@@ -110,10 +117,12 @@ class BwrapEnvironment(BaseEnvironment):
     def _argv(self, command: str, cwd: str | None) -> list[str]:
         harbor_venv = os.environ.get("PC_E2E_HARBOR_VENV", sys.prefix)
         # What the local runner's sandbox binds from this machine, as pc-run-bub's base/sandbox.c builds it.
-        argv = ["bwrap", *json.loads(os.environ["PC_E2E_SANDBOX_BASE"])]
+        base = json.loads(os.environ["PC_E2E_SANDBOX_BASE"])
+        argv = ["bwrap", *_trial_tmp(base, self._sandbox_dir(TMP))]
         argv += ["--ro-bind", harbor_venv, RUNNER_VENV]
         for inside, here, read_only in sorted(self._binds(), key=lambda b: len(b[0])):
-            argv += ["--ro-bind" if read_only else "--bind", str(here), inside]
+            if inside != TMP:
+                argv += ["--ro-bind" if read_only else "--bind", str(here), inside]
         argv += ["--chdir", cwd or "/workspace", "--", "bash", "-c", command]
         return argv
 
@@ -138,6 +147,14 @@ class BwrapEnvironment(BaseEnvironment):
                 _kill(process)
                 await process.wait()
         return ExecResult(stdout=output.decode("utf-8", "replace"), stderr=None, return_code=process.returncode)
+
+
+def _trial_tmp(base: list[str], tmp: Path) -> list[str]:
+    """The sandbox base with the trial's /tmp bound where the base mounts its tmpfs, before the binds."""
+    for i in range(len(base) - 1):
+        if base[i:i + 2] == ["--tmpfs", TMP]:
+            return [*base[:i], "--bind", str(tmp), TMP, *base[i + 2:]]
+    raise RuntimeError(f"PC_E2E_SANDBOX_BASE mounts nothing at {TMP} for the trial's own")
 
 
 def _kill(process: asyncio.subprocess.Process) -> None:
