@@ -8,9 +8,15 @@
 # access enforced. The same workload on the local runner observes the same.
 
 load test_helper
+load exec_helper
 
 ID=api-version-continuation
 TOKEN=pc-e2e-hosts-harbor-token-61c2d8e4
+
+setup_file() {
+	# the Harbor venv, built before the suites run (tests/bin/provision reads this line)
+	"$REPO/pipelines/pc-powercontext" harbor >/dev/null 3>&-
+}
 
 setup() {
 	pc_setup
