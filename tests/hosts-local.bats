@@ -36,6 +36,9 @@ teardown_file() {
 
 setup() {
 	exec_paired_setup "$TOKEN"
+	# the hosts' pins, which --host reads (pipelines/paired sets it)
+	POWERCONTEXT_E2E_HOSTS=$("$REPO/pipelines/pc-powercontext" hosts 3>&-)
+	export POWERCONTEXT_E2E_HOSTS
 }
 
 teardown() {
