@@ -28,9 +28,11 @@ teardown_file() {
 # removed and stopped whatever the test did.
 OPT_ENTRY=
 REGISTRY_PID=
+TMP_PEER=
 
 teardown() {
 	[[ -z $OPT_ENTRY ]] || rm -f "$OPT_ENTRY"
+	[[ -z $TMP_PEER ]] || rm -rf "$TMP_PEER"
 	[[ -z $REGISTRY_PID ]] || kill "$REGISTRY_PID" 2>/dev/null || true
 }
 
@@ -285,6 +287,20 @@ local_registry() {
 	assert_exit 1
 	assert_stderr_contains "installs the provisioned Bub inside the sandbox"
 	[[ ! -e $OUT ]] || fail "something was written: $(find "$OUT")"
+}
+
+@test "harbor runner: what the sandbox binds from under this machine's /tmp shows through the trial's own /tmp" {
+	# regression: the trial's /tmp, bound after the base's binds, hid an agent's venv or script kept
+	# under this machine's /tmp (every trial failed: the agent could not start)
+	exec_select "$ID"
+	exec_peer echo
+	TMP_PEER=$(mktemp -d /tmp/pc-e2e-peer.XXXXXX)
+	cp "$EXEC_PEER_SCRIPT" "$TMP_PEER/"
+	PEER_AGENT=${PEER_AGENT//"$EXEC_PEER_SCRIPT"/$TMP_PEER/${EXEC_PEER_SCRIPT##*/}}
+	PC_E2E_SANDBOX_BINDS="$PC_E2E_SANDBOX_BINDS:$TMP_PEER" POWERCONTEXT_E2E_HARBOR=$EXEC_HARBOR \
+		exec_run_bub "$T/selection.jsonl" --runner harbor --agent "$PEER_AGENT"
+	[[ $(rec_r '.runner + " " + .status') == "harbor completed" ]] || fail "$(rec '{runner, status, errors}')"
+	[[ ! -e $(trial_dir 0)/sandbox/tmp ]] || fail "the trial's /tmp outlived it"
 }
 
 @test "harbor runner: on 1.4.1's own project-database-decision a failed agent session leaves the step-failure marker and its verifier scores 0" {

@@ -165,7 +165,7 @@ arms_ran() {
 		"$(trial off)/result.json" >/dev/null || fail "$(jq -c .step_results[0].exception_info "$(trial off)/result.json")"
 }
 
-@test "--host codex without a provisioned host, or on the harbor runner, is refused before anything runs" {
+@test "--host codex without a provisioned host, or in a --harbor-env sandbox, is refused before anything runs" {
 	POWERCONTEXT_E2E_HOST_DIR=
 	exec_run_bub "$T/selection.jsonl" --paired --trials 1 --host codex
 	assert_exit 1
@@ -173,7 +173,8 @@ arms_ran() {
 	[[ ! -e $OUT/$ID ]] || fail "an arm ran"
 	POWERCONTEXT_E2E_HOST_DIR=$(host_dir codex)
 	export POWERCONTEXT_E2E_HOST_DIR
-	exec_run_bub "$T/selection.jsonl" --paired --trials 1 --host codex --runner harbor
+	exec_run_bub "$T/selection.jsonl" --paired --trials 1 --host codex --runner harbor --harbor-env daytona
 	assert_exit 1
-	assert_stderr_contains "--host codex runs on the local runner only, not --runner harbor"
+	assert_stderr_contains "--host codex runs the host provisioned on this machine (pipelines/pc-powercontext codex), which a --harbor-env daytona sandbox cannot bind"
+	[[ ! -e $OUT/$ID ]] || fail "an arm ran"
 }

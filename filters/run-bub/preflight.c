@@ -41,16 +41,19 @@ static int check_unpaired(jv selections, struct pc_err *e)
 	return rc;
 }
 
-/* A command-line host runs on the local runner, from its provisioned
- * directory. A plan (or its unrun records) runs no host: pipelines/paired
- * asks for one before it provisions the host, and each unit's run checks. */
+/* A command-line host runs from its provisioned directory, which the
+ * sandbox binds from this machine: never in a --harbor-env one.  A plan
+ * (or its unrun records) runs no host: pipelines/paired asks for one
+ * before it provisions the host, and each unit's run checks. */
 static int check_cli_host(const struct run_bub_options *o, struct pc_err *e)
 {
 	struct cli_dir d;
 
-	if (strcmp(o->runner->name, "local"))
-		return pc_fail(e, "--host %s runs on the local runner only, not --runner %s",
-			       o->host->name, o->runner->name);
+	if (o->harbor_env)
+		return pc_fail(
+			e,
+			"--host %s runs the host provisioned on this machine (pipelines/pc-powercontext %s), which a --harbor-env %s sandbox cannot bind",
+			o->host->name, o->host->name, o->harbor_env);
 	if (o->plan || o->unrun)
 		return 0;
 	if (cli_dir_load(o->host->cli, &d, e) != 0)

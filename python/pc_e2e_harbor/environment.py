@@ -4,8 +4,11 @@ There is no container image: the sandbox binds from this machine exactly what th
 (PC_E2E_SANDBOX_BASE, built by pc-run-bub: /usr, /etc and /opt read-only, the provisioned Bub's venvs
 and the interpreter they and the Harbor venv link to read-only at their own paths, never the project,
 whose catalogs hold every task's tests), and writable directories of the trial at the paths Harbor
-expects. The network is shared, so the agent reaches the Server on loopback. Each
-exec gets a fresh /tmp and its own PID namespace, so a timeout takes down everything the command started.
+expects, /tmp among them: as a container's, it lasts for the trial (Codex keeps its home there from one
+exec of a step to the next) and goes with it. It takes the place of the base's tmpfs, before the base's
+binds, so that what they bind from under this machine's /tmp still shows. The network is shared, so the agent reaches the Server on loopback. Each
+exec gets its own PID namespace, so a timeout takes down everything the command started, and the PATH
+pc-run-bub gives the sandbox (PC_E2E_SANDBOX_PATH: a command-line host's directory first).
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from pathlib import Path, PurePosixPath
 from harbor.environments.base import BaseEnvironment, ExecResult
 from harbor.environments.capabilities import EnvironmentCapabilities
 
-# Harbor writes these itself (the agent's launcher and runner, each step's tests), under the trial's sandbox/.
-HARBOR_ROOTS = ("/installed-agent", "/tests")
+# Harbor writes these itself (the agent's launcher and runner, each step's tests), and the agent its
+# temporary files, under the trial's sandbox/.
+HARBOR_ROOTS = ("/installed-agent", "/tests", "/tmp")
+# The base mounts a tmpfs here before its binds, so that one under /tmp (a venv, an interpreter) shows.
+TMP = "/tmp"
 # The interpreter Harbor's ACP runner expects, with the ACP SDK: the Harbor venv, read-only.
 RUNNER_VENV = "/opt/harbor-acp-venv"
-BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 class BwrapEnvironment(BaseEnvironment):
@@ -44,8 +49,9 @@ class BwrapEnvironment(BaseEnvironment):
         project = os.environ.get("PC_E2E_PROJECT")
         if not project or not Path(project, "pipelines", "pc-powercontext").is_file():
             raise RuntimeError("PC_E2E_PROJECT must name the pc-e2e checkout that pc-run-bub runs from")
-        if not os.environ.get("PC_E2E_SANDBOX_BASE"):
-            raise RuntimeError("PC_E2E_SANDBOX_BASE must hold the sandbox base pc-run-bub builds")
+        for name in ("PC_E2E_SANDBOX_BASE", "PC_E2E_SANDBOX_PATH"):
+            if not os.environ.get(name):
+                raise RuntimeError(f"{name} must hold the sandbox's base and PATH that pc-run-bub builds")
         if shutil.which("bwrap") is None:
             raise RuntimeError("bwrap (bubblewrap) is not on PATH")
 
@@ -53,10 +59,18 @@ class BwrapEnvironment(BaseEnvironment):
     def _state_dir(self) -> Path:
         return Path(self.trial_paths.trial_dir).resolve()
 
-    def _binds(self) -> list[tuple[str, Path, bool]]:
-        """(path in the sandbox, directory here, read-only) for every bound path, longest first."""
+    def _trial_binds(self) -> list[tuple[str, Path, bool]]:
+        """The trial's own directories: the working directory and what Harbor and the agent write."""
         binds = [("/workspace", self._state_dir / "workspace", False)]
-        binds += [(root, self._state_dir / "sandbox" / root.lstrip("/"), False) for root in HARBOR_ROOTS]
+        return binds + [(root, self._sandbox_dir(root), False) for root in HARBOR_ROOTS]
+
+    def _sandbox_dir(self, root: str) -> Path:
+        """The trial's directory for one of HARBOR_ROOTS."""
+        return self._state_dir / "sandbox" / root.lstrip("/")
+
+    def _binds(self) -> list[tuple[str, Path, bool]]:
+        """(path in the sandbox, path here, read-only) for every bound path, longest first."""
+        binds = self._trial_binds()
         for mount in self._mounts:
             if mount.get("type", "bind") == "bind" and mount.get("source") and mount.get("target"):
                 binds.append((mount["target"], Path(mount["source"]), bool(mount.get("read_only"))))
@@ -74,12 +88,16 @@ class BwrapEnvironment(BaseEnvironment):
         raise RuntimeError(f"{path} is not bound in the pc-e2e sandbox (bound: {', '.join(b[0] for b in self._binds())})")
 
     async def start(self, force_build: bool) -> None:
-        for _, here, _ in self._binds():
+        # the mounts' sources exist already (a file or two among them); the trial's directories are made here
+        for _, here, _ in self._trial_binds():
             here.mkdir(parents=True, exist_ok=True)
 
     async def stop(self, delete: bool) -> None:
-        # The sandbox is gone with its last process; the trial directory stays as evidence.
-        return None
+        # The sandbox is gone with its last process; the trial directory stays as evidence, but for /tmp,
+        # which goes as a deleted container's does: what an agent leaves there (Codex's copy of its key,
+        # when a step ends before Codex's own cleanup) is no evidence.
+        if delete:
+            shutil.rmtree(self._sandbox_dir(TMP), ignore_errors=True)
 
     async def upload_file(self, source_path: Path | str, target_path: str) -> None:
         target = self._host_path(target_path)
@@ -99,17 +117,19 @@ class BwrapEnvironment(BaseEnvironment):
     def _argv(self, command: str, cwd: str | None) -> list[str]:
         harbor_venv = os.environ.get("PC_E2E_HARBOR_VENV", sys.prefix)
         # What the local runner's sandbox binds from this machine, as pc-run-bub's base/sandbox.c builds it.
-        argv = ["bwrap", *json.loads(os.environ["PC_E2E_SANDBOX_BASE"])]
+        base = json.loads(os.environ["PC_E2E_SANDBOX_BASE"])
+        argv = ["bwrap", *_trial_tmp(base, self._sandbox_dir(TMP))]
         argv += ["--ro-bind", harbor_venv, RUNNER_VENV]
         for inside, here, read_only in sorted(self._binds(), key=lambda b: len(b[0])):
-            argv += ["--ro-bind" if read_only else "--bind", str(here), inside]
+            if inside != TMP:
+                argv += ["--ro-bind" if read_only else "--bind", str(here), inside]
         argv += ["--chdir", cwd or "/workspace", "--", "bash", "-c", command]
         return argv
 
     async def exec(self, command: str, cwd: str | None = None, env: dict[str, str] | None = None,
                    timeout_sec: int | None = None, user: str | int | None = None) -> ExecResult:
         # One user here: `user` (Harbor asks for root to install and chmod) changes nothing.
-        process_env = {"PATH": BASE_PATH, "HOME": "/tmp", "TMPDIR": "/tmp"}
+        process_env = {"PATH": os.environ["PC_E2E_SANDBOX_PATH"], "HOME": "/tmp", "TMPDIR": "/tmp"}
         for name in ("LANG", "LC_ALL"):
             if os.environ.get(name):
                 process_env[name] = os.environ[name]
@@ -127,6 +147,14 @@ class BwrapEnvironment(BaseEnvironment):
                 _kill(process)
                 await process.wait()
         return ExecResult(stdout=output.decode("utf-8", "replace"), stderr=None, return_code=process.returncode)
+
+
+def _trial_tmp(base: list[str], tmp: Path) -> list[str]:
+    """The sandbox base with the trial's /tmp bound where the base mounts its tmpfs, before the binds."""
+    for i in range(len(base) - 1):
+        if base[i:i + 2] == ["--tmpfs", TMP]:
+            return [*base[:i], "--bind", str(tmp), TMP, *base[i + 2:]]
+    raise RuntimeError(f"PC_E2E_SANDBOX_BASE mounts nothing at {TMP} for the trial's own")
 
 
 def _kill(process: asyncio.subprocess.Process) -> None:

@@ -5,8 +5,9 @@
  * (harbor_jobconfig.c), runs `harbor run -c`, and reads back the trial
  * Harbor wrote.  Harbor sees
  * no more of this process's environment than the agent would, plus its own
- * settings; the agent's environment travels in PC_E2E_HARBOR_AGENT_ENV, not
- * in the JobConfig, because Harbor writes that to disk.
+ * settings; Bub's environment travels in PC_E2E_HARBOR_AGENT_ENV, not in
+ * the JobConfig, because Harbor writes that to disk, and so does a
+ * command-line host's credential, which the JobConfig names by reference.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -26,6 +27,7 @@
 #include "harbor/harbor_job.h"
 #include "harbor/harbor_jobconfig.h"
 #include "harbor_layout.h"
+#include "hosts/cli_host.h"
 #include "io.h"
 #include "json.h"
 #include "run/agent.h"
@@ -247,8 +249,33 @@ static void settle_plugin(const struct workload_run *r, const char *job_dir, cha
 	free(log);
 }
 
-static int run_harbor(const struct workload_run *r, const char *task_dir, const char *job_dir,
-		      const char *config, struct pc_err *e)
+/* What the agent needs of Harbor's environment: Bub's whole environment in
+ * PC_E2E_HARBOR_AGENT_ENV; for a command-line host (d), 1.4.1's agent
+ * modules, what Harbor's agent reads for the model and the ON arm's held
+ * credential.  Then the sandbox's PATH. */
+static void agent_harbor_env(const struct workload_run *r, const struct cli_dir *d,
+			     struct envv *env)
+{
+	if (!d) {
+		char *agent = agent_env_json(r);
+		env_set(env, "PC_E2E_HARBOR_AGENT_ENV", agent);
+		env_set(env, "PC_E2E_SANDBOX_PATH", SANDBOX_PATH);
+		free(agent);
+		return;
+	}
+	char *pythonpath = text_fmt("%s/python:%s/e2e/bub/src", r->fleet->project, d->source);
+	char *path = cli_path(r->arm.cli, d);
+	env_set(env, "PYTHONPATH", pythonpath);
+	env_set(env, "PC_E2E_SANDBOX_PATH", path);
+	for (const char *const *name = r->arm.cli->model_env; *name; name++)
+		env_forward(env, *name);
+	harbor_agent_secrets(r, env);
+	free(pythonpath);
+	free(path);
+}
+
+static int run_harbor(const struct workload_run *r, const struct cli_dir *d, const char *task_dir,
+		      const char *job_dir, const char *config, struct pc_err *e)
 {
 	char *harbor = io_join(harbor_venv(), "bin/harbor");
 	char *log = io_join(job_dir, "harbor.txt");
@@ -258,11 +285,9 @@ static int run_harbor(const struct workload_run *r, const char *task_dir, const 
 	struct proc p;
 	int rc = 0;
 
-	char *agent = agent_env_json(r);
 	harbor_env(r->fleet->project, r->fleet->sandbox_binds, r->fleet->o->harbor_env, &env);
 	settle_plugin(r, job_dir, argv, 4, &env, kwargs);
-	env_set(&env, "PC_E2E_HARBOR_AGENT_ENV", agent);
-	free(agent);
+	agent_harbor_env(r, d, &env);
 	if (jv_get_kind(r->invocations) == JV_KIND_ARRAY) {
 		char *invocations = invocations_json(r);
 		env_set(&env, "PC_E2E_HARBOR_INVOCATIONS", invocations);
@@ -323,6 +348,22 @@ static char *find_trial(const char *job_dir)
 	return found;
 }
 
+/* From the trial's result (borrowed): Harbor's own agent, when it is a
+ * command-line host's ({name, version}: its --host name and pin). */
+static void note_cli_agent(struct runner_result *res, jv result)
+{
+	jv name = json_at(result, "agent_info.name");
+	jv version = json_at(result, "agent_info.version");
+
+	if (jv_get_kind(name) == JV_KIND_STRING && jv_get_kind(version) == JV_KIND_STRING) {
+		jv_free(res->agent_info);
+		res->agent_info = JV_OBJECT(jv_string("name"), name, jv_string("version"), version);
+		return;
+	}
+	jv_free(name);
+	jv_free(version);
+}
+
 /* From a step result (borrowed): the agent that answered initialize. */
 static void note_agent(struct runner_result *res, jv step)
 {
@@ -376,6 +417,8 @@ static void read_trial(struct workload_run *r, struct runner_result *res)
 		}
 	} else
 		read_step(r, res, result, RUN_TRIAL_STEP);
+	if (r->arm.cli)
+		note_cli_agent(res, result);
 	jv_free(steps);
 	jv rewards = json_at(result, HARBOR_REWARDS_PATH);
 	jv_free(res->rewards);
@@ -389,25 +432,27 @@ struct runner_result harbor_runner_run(struct workload_run *r, const char *task_
 {
 	struct runner_result res = runner_result_none();
 	struct pc_err e;
+	struct cli_dir host, *d = r->arm.cli ? &host : NULL;
 	char *private = text_fmt("%s/pc-harbor-XXXXXX", io_tmpdir());
 	char *config = NULL;
 	int rc = 0;
 
+	memset(&host, 0, sizeof host);
 	res.job_dir = io_join(r->jobs_dir, r->run_id);
-	if (io_mkdirs(res.job_dir, &e) != 0)
+	if (io_mkdirs(res.job_dir, &e) != 0 || (d && cli_dir_load(r->arm.cli, d, &e) != 0))
 		rc = -1;
 	else if (!mkdtemp(private))
 		rc = pc_fail_errno(&e, "cannot create %s for the JobConfig", private);
 	else {
 		/* outside the job directory: Harbor's own config.json is the evidence */
 		config = io_join(private, "job.json");
-		jv job = harbor_job_config(r, task_dir, res.job_dir);
+		jv job = harbor_job_config(r, task_dir, res.job_dir, d);
 		rc = harbor_write_json(private, "job.json", job, &e);
 		if (rc == 0 && !task_dir && r->fleet->o->registry)
 			rc = registry_write_resolved(r->fleet->o->registry, res.job_dir,
 						     HARBOR_RESOLVED_REGISTRY_FILE, &e);
 		if (rc == 0)
-			rc = run_harbor(r, task_dir, res.job_dir, config, &e);
+			rc = run_harbor(r, d, task_dir, res.job_dir, config, &e);
 		unlink(config);
 		rmdir(private);
 	}
@@ -419,6 +464,7 @@ struct runner_result harbor_runner_run(struct workload_run *r, const char *task_
 		read_trial(r, &res);
 	} else if (rc == 0)
 		run_error(r, "Harbor wrote no trial under %s", res.job_dir);
+	cli_dir_free(&host);
 	free(config);
 	free(private);
 	return res;

@@ -95,17 +95,40 @@ static size_t leading(const char *path, int up)
 	return n;
 }
 
-char *cli_root(const struct cli_host *host, const struct cli_dir *d)
-{
-	return text_fmt("%.*s", (int)leading(d->bin, host->bin_depth), d->bin);
-}
-
 char *cli_path(const struct cli_host *host, const struct cli_dir *d)
 {
 	size_t root = leading(d->bin, host->bin_depth), dir = leading(d->bin, 0);
 
-	return text_fmt("%s/%s%.*s:%s/uv/bin:/usr/local/bin:/usr/bin:/bin", CLI_HOST_MOUNT,
-			host->name, (int)(dir - root), d->bin + root, CLI_HOST_MOUNT);
+	return text_fmt("%s/%s%.*s:%s/uv/bin:%s", CLI_HOST_MOUNT, host->name, (int)(dir - root),
+			d->bin + root, CLI_HOST_MOUNT, SANDBOX_PATH);
+}
+
+int cli_mounts(const struct cli_host *host, const struct cli_dir *d, int on,
+	       struct cli_mount m[CLI_MOUNTS_MAX])
+{
+	int n = 0;
+
+	m[n].from = text_fmt("%.*s", (int)leading(d->bin, host->bin_depth), d->bin);
+	m[n++].to = text_fmt("%s/%s", CLI_HOST_MOUNT, host->name);
+	for (const char *const *p = host->plugin_paths; on && *p && n < CLI_MOUNTS_MAX - 2; p++) {
+		m[n].from = io_join(d->source, *p);
+		m[n++].to = io_join(CLI_PLUGIN_SOURCE, *p);
+	}
+	if (on && host->plugin_uv) {
+		m[n].from = pc_xstrdup(d->uv);
+		m[n++].to = pc_xstrdup(CLI_UV);
+		m[n].from = pc_xstrdup(d->uv_cache);
+		m[n++].to = pc_xstrdup(CLI_UV_CACHE);
+	}
+	return n;
+}
+
+void cli_mounts_free(struct cli_mount *m, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(m[i].from);
+		free(m[i].to);
+	}
 }
 
 const char *cli_server_url(const struct cli_host *host, const struct pc_client *client)

@@ -20,8 +20,11 @@
 /* The setting naming the provisioned host's directory, which holds
  * host.json (pipelines/pc-powercontext codex|claude-code). */
 #define CLI_HOST_DIR_SETTING "POWERCONTEXT_E2E_HOST_DIR"
-/* Where the sandbox shows the host's directory, then its name. */
+/* Where the sandbox shows the host's directory, then its name; and the
+ * ON arm's uv and its cache of the plugin's dependencies. */
 #define CLI_HOST_MOUNT "/opt/pc-e2e-host"
+#define CLI_UV         CLI_HOST_MOUNT "/uv/bin/uv"
+#define CLI_UV_CACHE   CLI_HOST_MOUNT "/uv-cache"
 /* Where 1.4.1 mounts the release's plugin sources, and keeps what an
  * agent's install leaves for later steps. */
 #define CLI_PLUGIN_SOURCE   "/opt/powercontext/source"
@@ -67,7 +70,13 @@ struct cli_host {
 	/* what the ON arm binds of the release's source, each relative to its
 	 * root and mounted under CLI_PLUGIN_SOURCE; NULL-terminated */
 	const char *const *plugin_paths;
-	int plugin_uv; /* the ON arm binds uv and its cache (CLI_HOST_MOUNT/uv) */
+	int plugin_uv; /* the ON arm binds uv and its cache (CLI_UV, CLI_UV_CACHE) */
+	/* PowerContext 1.4.1's agent class for Harbor, with pc-e2e's install
+	 * (python/pc_e2e_harbor/hosts.py) */
+	const char *harbor_agent;
+	/* what Harbor's agent reads for the model from Harbor's own
+	 * environment; NULL-terminated */
+	const char *const *model_env;
 	void (*commands)(const struct cli_step *s, int first, struct cli_commands *out);
 	/* the host's own environment for a step, after the base and the arm's */
 	void (*env)(const struct cli_step *s, struct envv *e);
@@ -84,11 +93,23 @@ extern const struct cli_host cli_codex, cli_claude_code;
 int cli_dir_load(const struct cli_host *host, struct cli_dir *d, struct pc_err *e);
 void cli_dir_free(struct cli_dir *d);
 
-/* The directory of this machine the sandbox shows at CLI_HOST_MOUNT/<name>
- * (malloc'd), and the sandbox's PATH: the executable's directory there
- * first, then uv's. */
-char *cli_root(const struct cli_host *host, const struct cli_dir *d);
+/* The sandbox's PATH: the executable's directory there first, then uv's
+ * (malloc'd). */
 char *cli_path(const struct cli_host *host, const struct cli_dir *d);
+
+/* The binds of a step of an arm, each of this machine's path from to the
+ * sandbox's to, read-only (owned; cli_mounts_free): the host's directory,
+ * and ON only the release's plugin paths and, for a plugin on uv, uv and
+ * its cache.  Returns how many. */
+enum {
+	CLI_MOUNTS_MAX = 6
+};
+struct cli_mount {
+	char *from, *to;
+};
+int cli_mounts(const struct cli_host *host, const struct cli_dir *d, int on,
+	       struct cli_mount m[CLI_MOUNTS_MAX]);
+void cli_mounts_free(struct cli_mount *m, int n);
 
 /* The Server as the plugin reaches it: PREFIXSERVER_URL when set, else
  * the client's (borrowed). */

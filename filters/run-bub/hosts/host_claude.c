@@ -15,6 +15,10 @@
 
 static const char *const plugin_paths[] = { ".claude-plugin/marketplace.json",
 					    "integrations/claude-code", NULL };
+/* what Harbor's ClaudeCode reads from its own environment for the model
+ * (the base URL and the output cap from there only) */
+static const char *const model_env[] = { "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+					 "ANTHROPIC_BASE_URL", "CLAUDE_CODE_MAX_OUTPUT_TOKENS", NULL };
 
 static char *setup_command(const struct cli_step *s)
 {
@@ -179,6 +183,8 @@ const struct cli_host cli_claude_code = {
 	.bin_depth = 0,
 	.plugin_paths = plugin_paths,
 	.plugin_uv = 0,
+	.harbor_agent = "pc_e2e_harbor.hosts:ClaudeCodeAgent",
+	.model_env = model_env,
 	.commands = claude_commands,
 	.env = claude_env,
 	.usage = claude_usage,

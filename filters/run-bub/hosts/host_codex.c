@@ -17,6 +17,9 @@
 #define MARKETPLACE_NAME "powercontext-local"
 
 static const char *const plugin_paths[] = { "integrations/codex", NULL };
+/* Harbor's Codex takes the key from the agent's environment or its own,
+ * the base URL likewise */
+static const char *const model_env[] = { "OPENAI_API_KEY", "OPENAI_BASE_URL", NULL };
 
 /* Once per trial, ON only: the plugin's locked dependencies synced from a
  * writable copy of the provisioned cache, offline (uv cannot lock a
@@ -24,8 +27,8 @@ static const char *const plugin_paths[] = { "integrations/codex", NULL };
 static char *install_command(void)
 {
 	return text_fmt(
-		"set -eu; cp -a %s/uv-cache %s/uv-cache; UV_OFFLINE=1 UV_PYTHON_DOWNLOADS=never UV_CACHE_DIR=%s/uv-cache UV_PROJECT_ENVIRONMENT=%s UV_PYTHON_INSTALL_DIR=%s/uv-python uv sync --quiet --frozen --no-install-project --project %s/plugins/powercontext; mkdir -p %s/uv-python",
-		CLI_HOST_MOUNT, CLI_INSTALLED_AGENT, CLI_INSTALLED_AGENT, PLUGIN_ENV,
+		"set -eu; cp -a %s %s/uv-cache; UV_OFFLINE=1 UV_PYTHON_DOWNLOADS=never UV_CACHE_DIR=%s/uv-cache UV_PROJECT_ENVIRONMENT=%s UV_PYTHON_INSTALL_DIR=%s/uv-python uv sync --quiet --frozen --no-install-project --project %s/plugins/powercontext; mkdir -p %s/uv-python",
+		CLI_UV_CACHE, CLI_INSTALLED_AGENT, CLI_INSTALLED_AGENT, PLUGIN_ENV,
 		CLI_INSTALLED_AGENT, MARKETPLACE, CLI_INSTALLED_AGENT);
 }
 
@@ -174,6 +177,8 @@ const struct cli_host cli_codex = {
 	.bin_depth = 1,
 	.plugin_paths = plugin_paths,
 	.plugin_uv = 1,
+	.harbor_agent = "pc_e2e_harbor.hosts:CodexAgent",
+	.model_env = model_env,
 	.commands = codex_commands,
 	.env = codex_env,
 	.usage = codex_usage,

@@ -39,32 +39,25 @@ struct cli_run {
 	struct cli_dir d;
 	struct cli_step s;
 	struct cli_commands c;
-	char *model;       /* the workload's model without Bub's provider prefix */
-	char *status;      /* this machine's directory at STATUS_MOUNT */
-	char *installed;   /* the trial's CLI_INSTALLED_AGENT */
-	char *root;        /* the host's directory */
-	char *mount;       /* where the sandbox shows it */
-	char *paths[4][2]; /* the ON arm's plugin binds: from, to */
+	char *model;     /* the workload's model without Bub's provider prefix */
+	char *status;    /* this machine's directory at STATUS_MOUNT */
+	char *installed; /* the trial's CLI_INSTALLED_AGENT */
+	/* the arm's binds, read-only */
+	struct cli_mount binds[CLI_MOUNTS_MAX];
+	int n_binds;
 };
 
-/* The sandbox's binds for the run: the host, the status directory, the
- * installed agent and, ON only, the plugin's sources and uv. */
+/* The sandbox's binds for the run: the status directory, the installed
+ * agent and the arm's (cli_mounts). */
 static int mounts_of(struct cli_run *c, struct sandbox_mount *m)
 {
-	int n = 0, k = 0;
+	int n = 0;
 
-	m[n++] = (struct sandbox_mount){ c->root, c->mount, 0 };
 	m[n++] = (struct sandbox_mount){ c->status, STATUS_MOUNT, 1 };
 	m[n++] = (struct sandbox_mount){ c->installed, CLI_INSTALLED_AGENT, 1 };
-	for (const char *const *p = c->host->plugin_paths; c->s.on && *p && k < 4; p++, k++) {
-		c->paths[k][0] = io_join(c->d.source, *p);
-		c->paths[k][1] = io_join(CLI_PLUGIN_SOURCE, *p);
-		m[n++] = (struct sandbox_mount){ c->paths[k][0], c->paths[k][1], 0 };
-	}
-	if (c->s.on && c->host->plugin_uv) {
-		m[n++] = (struct sandbox_mount){ c->d.uv, CLI_HOST_MOUNT "/uv/bin/uv", 0 };
-		m[n++] = (struct sandbox_mount){ c->d.uv_cache, CLI_HOST_MOUNT "/uv-cache", 0 };
-	}
+	c->n_binds = cli_mounts(c->host, &c->d, c->s.on, c->binds);
+	for (int k = 0; k < c->n_binds; k++)
+		m[n++] = (struct sandbox_mount){ c->binds[k].from, c->binds[k].to, 0 };
 	m[n] = (struct sandbox_mount){ NULL, NULL, 0 };
 	return n;
 }
@@ -211,8 +204,6 @@ static int prepare(struct cli_run *c, struct workload_run *r, struct runner_resu
 		return -1;
 	}
 	c->status = status;
-	c->root = cli_root(c->host, &c->d);
-	c->mount = text_fmt("%s/%s", CLI_HOST_MOUNT, c->host->name);
 	c->model = workload_host_model(r->agent_model);
 	c->s = (struct cli_step){ &c->d, !r->arm.plugin_off,
 				  cli_server_url(c->host, r->fleet->client), c->model,
@@ -247,18 +238,13 @@ static void cli_run_free(struct cli_run *c)
 {
 	if (c->status)
 		remove_status(c->status);
-	for (int k = 0; k < 4; k++) {
-		free(c->paths[k][0]);
-		free(c->paths[k][1]);
-	}
+	cli_mounts_free(c->binds, c->n_binds);
 	free(c->c.install);
 	free(c->c.setup);
 	free(c->c.run);
 	free(c->c.finally);
 	free(c->status);
 	free(c->installed);
-	free(c->root);
-	free(c->mount);
 	free(c->model);
 	cli_dir_free(&c->d);
 }

@@ -58,7 +58,7 @@ void env_forward(struct envv *e, const char *name)
 
 void sandbox_base_env(struct envv *e)
 {
-	env_set(e, "PATH", "/usr/local/bin:/usr/bin:/bin");
+	env_set(e, "PATH", SANDBOX_PATH);
 	env_set(e, "HOME", "/tmp");
 	env_set(e, "TMPDIR", "/tmp");
 	env_forward(e, "LANG");

@@ -23,6 +23,9 @@ void env_free(struct envv *e);
 void env_forward(struct envv *e, const char *name);
 void env_forward_prefix(struct envv *e, const char *prefix);
 
+/* The sandbox's system directories, the PATH of every process there. */
+#define SANDBOX_PATH "/usr/local/bin:/usr/bin:/bin"
+
 /* What every process in a sandbox gets: PATH, HOME and TMPDIR inside it,
  * and this process's LANG and LC_ALL.  The verifier gets nothing more. */
 void sandbox_base_env(struct envv *e);
