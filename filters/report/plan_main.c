@@ -71,7 +71,7 @@ static int parse(int argc, char **argv, const char *prog, const char *usage,
 		default:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				return stage_usage_error(prog, usage,
-							 "--plan takes --format text or json"),
+							 "--format must be text or json with --plan"),
 				       STAGE_USAGE;
 			o->json = !strcmp(optarg, "json");
 		}
