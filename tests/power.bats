@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Planning a paired run before it spends anything (docs/DESIGN.md §11.6):
+# Planning a paired run before it spends anything (docs/DESIGN.md §11.8):
 # ./pc-e2e plan and pc-report --plan, the power of the exact two-sided sign
 # test over workloads, the workloads it needs for 80 % power, and the net
 # gain a paired report's own sample could detect. Nothing here starts a

@@ -1,5 +1,5 @@
 /* sign_power: the exact two-sided sign test, as a p-value and as a plan
- * (docs/DESIGN.md §11.6).  It owns the test's one definition: the paired
+ * (docs/DESIGN.md §11.8).  It owns the test's one definition: the paired
  * verdict (pc-report --paired) reads sign_test_p, and the power a plan
  * prints (pc-report --plan) is the chance that this same test rejects, so
  * the plan and the verdict cannot be two different tests.

@@ -1,5 +1,5 @@
 /* plan: how many workloads a paired comparison needs, and what one could
- * detect (docs/DESIGN.md §11.6), in the words of pc-report --plan and of
+ * detect (docs/DESIGN.md §11.8), in the words of pc-report --plan and of
  * the paired text report.  The test and its power are sign_power.h's.
  *
  * A workload's outcome is the sign of its mean ON minus OFF delta in the

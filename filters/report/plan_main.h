@@ -1,4 +1,4 @@
-/* plan_main: pc-report --plan (docs/DESIGN.md §11.6), its command line,
+/* plan_main: pc-report --plan (docs/DESIGN.md §11.8), its command line,
  * its input (given rates, or a pilot's paired report on stdin) and its
  * output (plan.h's text or JSON on stdout).
  */
