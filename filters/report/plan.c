@@ -142,14 +142,13 @@ static void add_text(struct sbuf *b, const struct plan_request *r, const struct 
 	else
 		sbuf_addf(b, "%d (power %.4f; first reached at %d)\n", f->needed,
 			  f->power_at_needed, f->needed_first);
-	sbuf_addf(b, "Units: %d workloads x %d trial(s) = %lld; another trial count needs a pilot "
-		     "at that count\n",
-		  r->workloads, r->trials, (long long)r->workloads * r->trials);
+	sbuf_addf(b, "Units: %d workloads x %d trial(s) = %lld\n", r->workloads, r->trials,
+		  (long long)r->workloads * r->trials);
+	sbuf_add(b, "Another trial count changes the rates: plan it from a pilot at that count\n");
 	if (f->detectable >= 0)
-		sbuf_addf(b, "Detectable with %d workloads at this discordance: a net gain of "
-			     "%.4f or more\n",
+		sbuf_addf(b, "Detectable with %d workloads: a net gain of %.4f or more\n",
 			  r->workloads, f->detectable);
-	sbuf_add(b, "Expected tokens, cost and wall time: not yet (pc-e2e does not measure them)\n");
+	sbuf_add(b, "Expected tokens, cost and wall time: not yet (pc-e2e does not count them)\n");
 }
 
 void plan_add(struct sbuf *b, const struct plan_request *r, int json)
@@ -172,10 +171,9 @@ void plan_add_detectable(struct sbuf *b, const struct plan_sample *s)
 		sbuf_add(b, "none: no discordant workload");
 	} else {
 		double delta = sign_detectable(s->scored, d, SIGN_TARGET_POWER);
+		const char *none = "none: even with every discordant workload one way, power is";
 		if (delta < 0)
-			sbuf_addf(b, "none: even with every discordant workload one way, power "
-				     "is %.2f",
-				  sign_power(s->scored, d, 0, NULL));
+			sbuf_addf(b, "%s %.2f", none, sign_power(s->scored, d, 0, NULL));
 		else
 			sbuf_addf(b, "80 %% power only for a net gain of %.2f or more", delta);
 	}

@@ -80,11 +80,9 @@ static int parse(int argc, char **argv, const char *prog, const char *usage,
 		return rc;
 	if (c != STAGE_END)
 		return c;
+	const char *alone = "--help-rate and --hurt-rate go together, or neither (a pilot)";
 	if ((r->help < 0) != (r->hurt < 0))
-		return stage_usage_error(prog, usage,
-					 "--help-rate and --hurt-rate go together (or neither, "
-					 "with a paired report on stdin)"),
-		       STAGE_USAGE;
+		return stage_usage_error(prog, usage, alone), STAGE_USAGE;
 	if (r->help + r->hurt > 1)
 		return stage_usage_error(prog, usage,
 					 "--help-rate and --hurt-rate add up to more than 1"),
@@ -111,7 +109,7 @@ static int read_pilot(const char *prog, const struct redactor *red, struct plan_
 	if (n != 1)
 		return stage_die(prog, red, EXIT_INVALID,
 				 n ? "more than one paired report on stdin"
-				   : "no paired report on stdin (or give --help-rate and --hurt-rate)");
+				   : "no paired report on stdin, nor --help-rate and --hurt-rate");
 	if (s->scored == 0)
 		return stage_die(prog, red, EXIT_INVALID,
 				 "the paired report has no workload with a scored pair");
