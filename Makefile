@@ -9,6 +9,7 @@
 # every supported release, `make rescore REPLAY=…` re-evaluates saved replays,
 # `make paired` runs the paired OFF/ON comparison (TRIALS=N, CATALOG=powercontext,
 # RUNNER=harbor), `make paired-report REPLAY=…` summarizes saved arm observations,
+# `make plan HELP=… HURT=…` (or REPLAY=a pilot run) plans a paired run's workloads,
 # `make lint` runs shellcheck and clang-format --dry-run over the sources.
 
 VERSION   = 0.1.0
@@ -98,7 +99,7 @@ LINT_C    = $(wildcard tests/fuzz/*.[ch] tests/units/*.[ch]) $(LIB_SRC) $(LIB_HD
 
 .SECONDARY:
 
-.PHONY: all test check-asan acceptance crosscheck compat rescore paired paired-report memorycode-tasks bench scale install uninstall clean deps lint fuzz
+.PHONY: all test check-asan acceptance crosscheck compat rescore paired paired-report plan memorycode-tasks bench scale install uninstall clean deps lint fuzz
 
 # yyjson.o by name: .SECONDARY would let a missing one pass for up to date
 all: $(OBJ_evaluate) $(FILTERS:%=$(BIN)/%)
@@ -191,6 +192,13 @@ paired: deps
 paired-report: all
 	@test -n "$(REPLAY)" || { echo "usage: make paired-report REPLAY='observation files or directory…' [OUTPUT=DIR] [TRIALS=N]" >&2; exit 64; }
 	$(PC_E2E) paired-report OUTPUT='$(OUTPUT)' TRIALS='$(TRIALS)' $(REPLAY)
+
+# The workloads a paired run needs for 80 % power, from rates or a pilot run (pipelines/plan);
+# NODES only as given, not make scale's default list.
+plan: all
+	$(PC_E2E) plan REPLAY='$(REPLAY)' HELP='$(HELP)' HURT='$(HURT)' WORKLOADS='$(WORKLOADS)' \
+		TRIALS='$(TRIALS)' NODES='$(if $(filter file,$(origin NODES)),,$(NODES))' \
+		FORMAT='$(FORMAT)'
 
 bench: all
 	PC_BIN=$(abspath $(BIN)) pipelines/bench $(COPIES)

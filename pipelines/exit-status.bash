@@ -20,6 +20,7 @@ exit_meaning() {
 	case $1:$2 in
 	acceptance:0 | rescore:0) echo "accepted: every workload accepted" ;;
 	paired:0 | paired-report:0) echo "complete: every arm ran and was scored (a failed task is a result)" ;;
+	plan:0) echo "planned: the figures above" ;;
 	compat:0) echo "compatible: every release accepted every workload and cross-checked" ;;
 	*:1) echo "invalid input or a runtime error: the message above names the file, line and field" ;;
 	paired:2 | paired-report:2) echo "failed: an arm errored, or an ON arm failed integration or reached another Scope" ;;

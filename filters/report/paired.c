@@ -6,6 +6,7 @@
 #include "json.h"
 #include "paired.h"
 #include "paired_verdict.h"
+#include "plan.h"
 
 static const char preliminary[] =
 	"Intervals are 95%: a Wilson score interval for each arm's success rate and a seeded percentile bootstrap over scored pairs for ON minus OFF. Errors, ON runs that did not receive PowerContext's treatment, and ON runs that reached another Scope are counted but left out of success rates, paired differences, and step metrics; timed-out runs stay in all three. Step metrics are the host's own usage figures as Harbor reports them. Each figure is a mean over the runs that reported it: n/a when none did, and followed by its count, as in `1,000 (1 of 2 runs)`, when only some did.";
@@ -294,6 +295,8 @@ void paired_add_text(struct sbuf *b, jv report)
 		jv_free(task);
 	}
 	add_reading(b, "All workloads", total);
+	struct plan_sample sample = plan_sample_of(report);
+	plan_add_detectable(b, &sample);
 	jv_free(tasks);
 	jv_free(total);
 }

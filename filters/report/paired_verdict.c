@@ -1,22 +1,8 @@
 /* paired_verdict: what an OFF/ON comparison's pairs show, in words
  * (paired_verdict.h). */
-#include <math.h>
-
-#include "json.h"
 #include "paired_verdict.h"
-
-/* The exact two-sided sign test of b pairs one way and c the other:
- * twice the smaller tail of Binomial(b + c, 1/2), at most 1. */
-static double sign_test(double b, double c)
-{
-	double n = b + c, k = fmin(b, c), tail = 0;
-
-	if (n == 0)
-		return 1;
-	for (double i = 0; i <= k; i++)
-		tail += exp(lgamma(n + 1) - lgamma(i + 1) - lgamma(n - i + 1) - n * log(2));
-	return fmin(1, 2 * tail);
-}
+#include "json.h"
+#include "sign_power.h"
 
 /* Computed from the test itself, so the figure cannot drift from the rule
  * the verdict reads (p below the level). */
@@ -24,7 +10,7 @@ int paired_pairs_needed(void)
 {
 	int n = 1;
 
-	while (sign_test(n, 0) >= PAIRED_ALPHA)
+	while (sign_test_p(n, 0) >= SIGN_ALPHA)
 		n++;
 	return n;
 }
@@ -51,7 +37,7 @@ static void add_pairs(struct sbuf *b, double pairs, double on, double off)
 static void add_needed(struct sbuf *b, int needed)
 {
 	sbuf_addf(b, "the exact sign test needs at least %d discordant pairs one way at %g",
-		  needed, PAIRED_ALPHA);
+		  needed, SIGN_ALPHA);
 }
 
 /* A p-value above the level reads as "no evidence", which a reader takes
@@ -61,18 +47,18 @@ void paired_add_verdict(struct sbuf *b, jv summary)
 {
 	double on = json_number_at(summary, "on_better", 0);
 	double off = json_number_at(summary, "off_better", 0);
-	double p = sign_test(on, off);
+	double p = sign_test_p(on, off);
 	int needed = paired_pairs_needed();
 
 	add_pairs(b, json_number_at(summary, "pairs", 0), on, off);
-	if (p < PAIRED_ALPHA) {
+	if (p < SIGN_ALPHA) {
 		sbuf_addf(b, "; %s better at %g (exact sign test p = %.4g)",
-			  on > off ? "ON" : "OFF", PAIRED_ALPHA, p);
+			  on > off ? "ON" : "OFF", SIGN_ALPHA, p);
 	} else if (on + off < needed) {
 		sbuf_add(b, "; too few to show anything: ");
 		add_needed(b, needed);
 	} else {
-		sbuf_addf(b, "; no evidence either way at %g (p = %.4g): ", PAIRED_ALPHA, p);
+		sbuf_addf(b, "; no evidence either way at %g (p = %.4g): ", SIGN_ALPHA, p);
 		add_needed(b, needed);
 		sbuf_add(b, ", and more when some go the other way");
 	}

@@ -2,7 +2,8 @@
  * words (docs/DESIGN.md §11.3).  The exact two-sided sign test (McNemar's
  * exact test) over the discordant pairs, and what it lets a reader say at
  * 0.05: which arm is better, no evidence either way, or that the sample is
- * too small for the test to show anything.  The text report, the html page
+ * too small for the test to show anything.  The test itself is
+ * sign_power.h's, which the plan (pc-report --plan) reads too.  The text report, the html page
  * and make paired's last lines all say it through paired_add_verdict.
  */
 #ifndef PC_REPORT_PAIRED_VERDICT_H
@@ -12,11 +13,8 @@
 
 #include "text.h"
 
-/* The level the verdict is read at. */
-#define PAIRED_ALPHA 0.05
-
 /* The least number of discordant pairs, all one way, with which the exact
- * sign test can read a verdict at PAIRED_ALPHA (6). */
+ * sign test can read a verdict at SIGN_ALPHA (6). */
 int paired_pairs_needed(void);
 
 /* What a summary's (borrowed) pairs show, without a newline, e.g. "1 pair,

@@ -26,6 +26,7 @@
 #include "formats.h"
 #include "ledger.h"
 #include "paired_main.h"
+#include "plan_main.h"
 #include "stage.h"
 #include "text.h"
 
@@ -50,10 +51,14 @@ static char *usage_text(void)
 	choice_add_names(&b, report_paired_format_name_at, NULL, "|", "|");
 	sbuf_add(&b,
 		 "] [--output DIR]\n"
+		 "       " PROG " --plan [--help-rate H --hurt-rate U] [--workloads N]\n"
+		 "                 [--trials N] [--nodes N] [--format text|json]\n"
 		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts;\n"
 		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired),\n"
-		 "then optionally the arm observations it summarizes.  In text, -v or --verbose\n"
-		 "shows every value, and given twice the identities behind each result.\n"
+		 "then optionally the arm observations it summarizes; with --plan (first), the\n"
+		 "workloads a paired run needs, from rates or a pilot's paired report on stdin.\n"
+		 "In text, -v or --verbose shows every value, and given twice the identities\n"
+		 "behind each result.\n"
 		 "Every option, format and exit status is described in man " PROG ".\n");
 	return sbuf_take(&b);
 }
@@ -252,9 +257,17 @@ int main(int argc, char **argv)
 	struct report_options o = { .trend_runs = 10 };
 	struct redactor red;
 	char *usage = usage_text();
-	int rc = parse_args(argc, argv, usage, &o);
+	int plan = argc > 1 && !strcmp(argv[1], "--plan");
+	int rc = plan ? 0 : parse_args(argc, argv, usage, &o);
 
+	if (plan) {
+		init_redactor(&red, &o);
+		rc = plan_main(PROG, usage, argc, argv, &red);
+		redactor_free(&red);
+	}
 	free(usage);
+	if (plan)
+		return rc;
 	if (rc != 0)
 		return stage_option_exit(rc);
 	if ((rc = stage_open_streams(PROG, 1)) != 0) {
