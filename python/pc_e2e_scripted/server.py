@@ -54,8 +54,11 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.answer({}, self.refusal("GET"))
 
-    def do_POST(self):
+    def parse_request(self):
         self.fault = {}  # the log's fault fields of this request
+        return super().parse_request()
+
+    def do_POST(self):
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
             body = json.loads(raw)
