@@ -161,7 +161,7 @@ acceptance: deps
 	$(PC_E2E) acceptance OUTPUT='$(OUTPUT)' FAILURE_POLICY='$(FAILURE_POLICY)' CATALOG='$(CATALOG)' \
 		CATALOG_ROOT='$(CATALOG_ROOT)' RUNNER='$(RUNNER)' MODEL='$(MODEL)' JOBS='$(JOBS)' \
 		LEDGER='$(LEDGER)' REGISTRY='$(REGISTRY)' RESUME='$(RESUME)' SCHEDULER='$(SCHEDULER)' \
-		$(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
+		FAULT='$(FAULT)' $(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
 
 # The replays under OUTPUT against the release's own harness (one TAP line each).
 crosscheck: all
@@ -184,7 +184,7 @@ paired: deps
 	$(MAKE) all
 	$(PC_E2E) paired OUTPUT='$(OUTPUT)' CATALOG='$(CATALOG)' CATALOG_ROOT='$(CATALOG_ROOT)' \
 		RUNNER='$(RUNNER)' TRIALS='$(TRIALS)' HOST='$(HOST)' JOBS='$(JOBS)' RESUME='$(RESUME)' \
-		SCHEDULER='$(SCHEDULER)' MEMORYCODE='$(MEMORYCODE)' \
+		SCHEDULER='$(SCHEDULER)' MEMORYCODE='$(MEMORYCODE)' FAULT='$(FAULT)' \
 		$(if $(filter undefined,$(origin MODEL)),,MODEL='$(MODEL)') \
 		$(if $(DATABASE),DATABASE='$(DATABASE)') $(ARGS)
 

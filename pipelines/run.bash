@@ -40,6 +40,7 @@ run_settings() {
 	scripted) scripted_model_refuse_remote "$run_prog" ;;
 	*) echo "$run_prog: MODEL must be scripted or empty, got '$run_model'" >&2; exit 64 ;;
 	esac
+	scripted_model_check_fault "$run_prog" "$run_here/scripted-model" "$run_model"
 	units_settings "$run_prog"
 	# shellcheck disable=SC2034  # run_jobs and run_units are the caller's
 	run_runner=${RUNNER:-local} run_jobs=${JOBS:-1} run_units=
@@ -121,7 +122,7 @@ run_provision() {
 	# with units, each starts its own
 	if [ -n "$run_scripts" ] && [ -z "$run_units" ]; then
 		scripted_model_start "$run_here/scripted-model" "$run_scripts" "$run_out/scripted-model" \
-			"$run_prog"
+			"$run_prog" "${FAULT:-}"
 	fi
 	POWERCONTEXT_E2E_COMMIT=$("$run_here/pc-powercontext" commit)
 	export POWERCONTEXT_E2E_COMMIT

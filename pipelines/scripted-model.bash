@@ -18,15 +18,29 @@ scripted_model_refuse_remote() {
 	done < <(compgen -e | grep -E '^(BUB_|OPENAI_|ANTHROPIC_|POWERCONTEXT_SERVER_INFERENCE_).*(_BASE|_BASE_URL|_URL)$' || true)
 }
 
-# scripted_model_start PROGRAM SCRIPTS DIR PROG: start PROGRAM
+# scripted_model_check_fault PROG PROGRAM MODEL: FAULT, when set, is KIND@N
+# (PROGRAM --check-fault) and MODEL is scripted; FAULT is then exported for
+# the units. Else exit 64 naming it.
+scripted_model_check_fault() {
+	local prog=$1 program=$2 model=$3 why
+	[ -n "${FAULT:-}" ] || return 0
+	[ "$model" = scripted ] ||
+		{ echo "$prog: FAULT=$FAULT is played by the scripted model: set MODEL=scripted" >&2; exit 64; }
+	why=$(python3 "$program" --check-fault "$FAULT" 2>&1) ||
+		{ echo "$prog: ${why#scripted-model: }" >&2; exit 64; }
+	export FAULT
+}
+
+# scripted_model_start PROGRAM SCRIPTS DIR PROG [FAULT]: start PROGRAM
 # (pipelines/scripted-model) (its URL in DIR/url, every request in
-# DIR/requests.jsonl), stop it when this shell exits, and export the
-# settings that use it.
+# DIR/requests.jsonl; with FAULT, KIND@N, faulting its Nth agent request),
+# stop it when this shell exits, and export the settings that use it.
 scripted_model_start() {
-	local program=$1 scripts=$2 dir=$3 prog=$4 i
+	local program=$1 scripts=$2 dir=$3 prog=$4 fault=${5:-} i
 	mkdir -p "$dir"
 	rm -f "$dir/url"
-	python3 "$program" "$scripts" "$dir/url" "$dir/requests.jsonl" 2>"$dir/stderr.txt" &
+	python3 "$program" "$scripts" "$dir/url" "$dir/requests.jsonl" ${fault:+--fault "$fault"} \
+		2>"$dir/stderr.txt" &
 	SCRIPTED_MODEL_PID=$!
 	trap 'kill "$SCRIPTED_MODEL_PID" 2>/dev/null; wait "$SCRIPTED_MODEL_PID" 2>/dev/null' EXIT
 	for ((i = 0; i < 100; i++)); do

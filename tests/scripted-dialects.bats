@@ -22,7 +22,7 @@ setup_file() {
 		{name: "recall", prompt: "Which deploy window holds?", turns: [
 			{requires_context: ["FACT-WINDOW-22"], answer: "The window is FACT-WINDOW-22.",
 			 otherwise: {answer: "I do not know the window."}}]}]
-		+ [("server-error", "overloaded", "rate-limit", "quota-exhausted") as $f |
+		+ [("server-error", "overloaded", "rate-limit", "quota-exhausted", "cut", "stall") as $f |
 			{name: $f, prompt: "Fail with \($f).", turns: [{fail: ({fault: $f} +
 				(if $f == "rate-limit" then {retry_after: 2} else {} end))}]}])}' \
 		>"$dir/scripts/$W.json"
@@ -269,6 +269,91 @@ WORK="Report on the scripted dialects."
 		*"specified API usage limits"* ]] || fail "quota message: $(tail -1 "$LOG")"
 }
 
+@test "scripted dialects: a cut turn starts each dialect's stream, then closes the connection before its end" {
+	local dialect
+	for dialect in chat responses messages; do
+		ask "$dialect" "Fail with cut." 0
+		[[ $status == 18 && $code == *200 ]] || fail "$dialect cut: curl $status, $code"
+		[[ -s $T/data ]] || fail "$dialect cut: no event before the cut"
+		case $dialect in
+		chat) ! grep -q '\[DONE\]' "$T/reply" && [[ $(jq -s 'map(select(.usage)) | length' "$T/data") == 0 ]] ;;
+		responses) [[ $(jq -r .type "$T/data" | paste -sd,) == response.created ]] ;;
+		messages) [[ $(jq -r .type "$T/data" | paste -sd,) == message_start ]] ;;
+		esac || fail "$dialect cut: the stream ends: $(cat "$T/reply")"
+	done
+	[[ $(jq -r 'select(.fault == "cut") | "\(.status) \(.path)"' "$LOG" | paste -sd,) == \
+		"200 /v1/chat/completions,200 /v1/responses,200 /v1/messages?beta=true" ]] || fail "cut not logged: $(tail -3 "$LOG")"
+}
+
+@test "scripted dialects: a stall turn holds each request without a byte until the client's 2 s timeout, serving another meanwhile" {
+	local dialect start
+	start=$(date +%s%N)
+	for dialect in chat responses messages; do
+		(
+			path=/chat/completions
+			[[ $dialect == responses ]] && path=/responses
+			[[ $dialect == messages ]] && path=/messages
+			rc=0
+			curl -sS -m 2 -o "$T/$dialect.reply" -H 'Content-Type: application/json' \
+				--data-binary "$("${dialect}_body" "Fail with stall." 0 "")" "$URL$path" 2>/dev/null || rc=$?
+			echo "$rc" >"$T/$dialect.rc"
+			echo $(($(date +%s%N) - start)) >"$T/$dialect.ns"
+		) &
+	done
+	sleep 0.5
+	ask chat "$WORK" 0
+	[[ $code == 200 ]] || fail "no answer while the stalls hold: $code"
+	(($(date +%s%N) - start < 1500000000)) || fail "the answer waited for the stalls"
+	wait
+	for dialect in chat responses messages; do
+		[[ $(cat "$T/$dialect.rc") == 28 && ! -s $T/$dialect.reply ]] ||
+			fail "$dialect stall: curl $(cat "$T/$dialect.rc"), $(cat "$T/$dialect.reply")"
+		(($(cat "$T/$dialect.ns") >= 2000000000)) || fail "$dialect stall ended early"
+	done
+	[[ $(jq -r 'select(.fault == "stall") | .status' "$LOG" | paste -sd,) == null,null,null ]] ||
+		fail "stall not logged: $(tail -4 "$LOG")"
+}
+
+@test "scripted dialects: --fault 429@2 faults the 2nd agent request and its identical retries only; probes and the extractor do not count" {
+	local dir=$T/faulted first second
+	mkdir -p "$dir"
+	scripted_model_serve "$BATS_FILE_TMPDIR/scripts" "$dir" --fault 429@2
+	URL=$(cat "$dir/model.url") LOG=$dir/requests.jsonl
+	first=$(chat_body "$WORK" 0 "") second=$(chat_body "$WORK" 1 "")
+	curl -sS -o /dev/null -I "${URL%/v1}/api/hello"
+	curl -sS -o /dev/null "$URL/responses"
+	post /chat/completions '{"model": "pc-e2e-scripted/extractor", "messages": []}'
+	post /chat/completions "$first"
+	[[ $code == 200 ]] || fail "1st agent request: $code $output"
+	for try in 1 2 3; do
+		post /chat/completions "$second"
+		[[ $code == 429 ]] || fail "2nd agent request, try $try: $code $output"
+		grep -qi '^retry-after: 1' "$T/headers" || fail "no Retry-After: $(cat "$T/headers")"
+	done
+	post /chat/completions "$(chat_body "$WORK" 2 "")"
+	[[ $code == 200 ]] || fail "3rd agent request: $code $output"
+	post /chat/completions "$first"
+	[[ $code == 200 ]] || fail "the 1st again: $code $output"
+	kill "$(cat "$dir/model.pid")"
+	[[ $(jq -r '"\(.status) \(.fault) \(.fault_at)"' "$LOG" | paste -sd,) == \
+		"200 null null,426 null null,"*",200 null null,429 rate-limit 2,429 rate-limit 2,429 rate-limit 2,200 null null,200 null null" ]] ||
+		fail "log: $(jq -c '{status, fault, fault_at}' "$LOG")"
+}
+
+@test "scripted dialects: a malformed FAULT, or one without the scripted model, is refused with 64 by paired before OUTPUT" {
+	local bad
+	for bad in 429 429@0 429@x teapot@3 cut@-1; do
+		OUTPUT=$T/out run --separate-stderr "$REPO/pc-e2e" paired FAULT="$bad"
+		[[ $status == 64 && ${stderr_lines[0]} == "paired: FAULT=$bad: not KIND@N, KIND one of 500, 503, 429, 429-quota, cut, stall and N a request number from 1" ]] ||
+			fail "FAULT=$bad: $status $stderr"
+		[[ ! -e $T/out ]] || fail "FAULT=$bad: OUTPUT made"
+	done
+	OUTPUT=$T/out run --separate-stderr "$REPO/pc-e2e" paired MODEL= FAULT=cut@1
+	[[ $status == 64 && ${stderr_lines[0]} == "paired: FAULT=cut@1 is played by the scripted model: set MODEL=scripted" ]] ||
+		fail "MODEL= FAULT=cut@1: $status $stderr"
+	[[ ! -e $T/out ]] || fail "OUTPUT made"
+}
+
 @test "scripted dialects: a v1 script, or a turn that is not one action, is refused when the scripts load, by file and field" {
 	mkdir -p "$T/bad"
 	jq '.schema = "pc-e2e.model-script/v1"' "$BATS_FILE_TMPDIR/scripts/$W.json" >"$T/bad/$W.json"
@@ -281,9 +366,10 @@ WORK="Report on the scripted dialects."
 	jq '.sessions[0].turns[1].write.path = "relative.txt"' "$BATS_FILE_TMPDIR/scripts/$W.json" >"$T/bad/$W.json"
 	run python3 "$REPO/pipelines/scripted-model" "$T/bad" "$T/url" "$T/log"
 	assert_output --partial "sessions[0].turns[1].write: {path, content}, an absolute path"
-	jq '.sessions[2].turns[0].fail.fault = "cut"' "$BATS_FILE_TMPDIR/scripts/$W.json" >"$T/bad/$W.json"
-	run python3 "$REPO/pipelines/scripted-model" "$T/bad" "$T/url" "$T/log"
-	assert_output --partial "sessions[2].turns[0].fail: {fault, retry_after?}, fault one of server-error, overloaded, rate-limit, quota-exhausted"
+	jq '.sessions[2].turns[0].fail.fault = "teapot"' "$BATS_FILE_TMPDIR/scripts/$W.json" >"$T/bad/$W.json"
+	# a fault it knows would be served: bounded, so the test fails instead
+	run timeout 10 python3 "$REPO/pipelines/scripted-model" "$T/bad" "$T/url" "$T/log"
+	assert_output --partial "sessions[2].turns[0].fail: {fault, retry_after?}, fault one of server-error, overloaded, rate-limit, quota-exhausted, cut, stall"
 	[[ ! -e $T/url ]] || fail "a bad script was served"
 }
 

@@ -301,13 +301,14 @@ paired_trials() {
 	done
 }
 
-# scripted_model_serve SCRIPTS DIR: start pipelines/scripted-model on SCRIPTS
-# in the background (its URL in DIR/model.url, requests in
-# DIR/requests.jsonl, stderr in DIR/model.err, pid in DIR/model.pid) and wait
-# until it serves; fails with its stderr when it does not.
+# scripted_model_serve SCRIPTS DIR [OPTION…]: start pipelines/scripted-model
+# on SCRIPTS, with OPTIONs, in the background (its URL in DIR/model.url,
+# requests in DIR/requests.jsonl, stderr in DIR/model.err, pid in
+# DIR/model.pid) and wait until it serves; fails with its stderr when it
+# does not.
 scripted_model_serve() {
 	local i
-	python3 "$REPO/pipelines/scripted-model" "$1" "$2/model.url" "$2/requests.jsonl" 2>"$2/model.err" 3>&- &
+	python3 "$REPO/pipelines/scripted-model" "$1" "$2/model.url" "$2/requests.jsonl" "${@:3}" 2>"$2/model.err" 3>&- &
 	echo $! >"$2/model.pid"
 	for ((i = 0; i < 100; i++)); do
 		[[ -s $2/model.url ]] && return 0

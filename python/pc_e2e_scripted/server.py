@@ -2,21 +2,28 @@
 dialect, the log, and main (pipelines/scripted-model's usage)."""
 
 import json
+import select
 import signal
+import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from . import chat, messages, responses
-from .errors import Mismatch, error_body, failure
+from .errors import FAULTS, STALL_CAP, Injection, Mismatch, error_body, failure, parse_fault
 from .extractor import EXTRACTOR
-from .script import PREFIX, load_scripts, play, reply_of
+from .script import PREFIX, Play, load_scripts, play, reply_of
 from .usage import Usage
 
-USAGE = """usage: pipelines/scripted-model SCRIPTS_DIR URL_FILE LOG_FILE
+USAGE = """usage: pipelines/scripted-model SCRIPTS_DIR URL_FILE LOG_FILE [--fault KIND@N]
+       pipelines/scripted-model --check-fault KIND@N
 Listens on 127.0.0.1 on a free port, writes http://127.0.0.1:PORT/v1 to
-URL_FILE once it accepts connections, and serves until SIGTERM."""
+URL_FILE once it accepts connections, and serves until SIGTERM; with
+--fault, the Nth agent request and the host's retries of it get KIND's
+fault. --check-fault only checks KIND@N: exit 64 naming what is wrong."""
+STALL = object()  # the answer of a stall: none
 
 # POST path: (dialect, its model name for a script's PREFIX<workload>@<sha12>)
 DIALECTS = {
@@ -47,6 +54,10 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         self.answer({}, self.refusal("GET"))
 
+    def parse_request(self):
+        self.fault = {}  # the log's fault fields of this request
+        return super().parse_request()
+
     def do_POST(self):
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
@@ -54,7 +65,7 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self.answer({"body": raw.decode("utf-8", "replace")}, Mismatch(400, "the body is not JSON"))
         try:
-            result = self.reply(body)
+            result = self.reply(body, raw)
         except Mismatch as exc:
             result = exc
         except Exception as exc:  # noqa: BLE001 (any other shape is drift too, and must be logged)
@@ -71,7 +82,7 @@ class Handler(BaseHTTPRequestHandler):
         status = REFUSED_STATUS.get((method, self.route()), 404)
         return Mismatch(status, f"the scripted model does not serve {what} ({method} {self.route()})")
 
-    def reply(self, body):
+    def reply(self, body, raw):
         if self.route() not in DIALECTS:
             raise self.refusal("POST")
         dialect, spoken = DIALECTS[self.route()]
@@ -84,10 +95,23 @@ class Handler(BaseHTTPRequestHandler):
             raise Mismatch(404, f"unknown model {model!r}; this server plays {plays}")
         if not body.get("stream"):
             raise Mismatch(400, f"the agent's requests stream; this one does not (POST {self.route()} for {model})")
-        turn = play(model, script, dialect.conversation(body))
-        if "fail" in turn.turn:
-            raise failure(turn.turn["fail"])
-        text, action = reply_of(turn.turn)
+        # every streamed agent request counts, whatever it is answered
+        injected = self.server.injection.take(raw) if self.server.injection else None
+        try:
+            turn = play(model, script, dialect.conversation(body))
+        except Mismatch:
+            if not injected:
+                raise
+            turn = Play(model, {"name": "fault"}, 0, {}, 0)  # a fault needs no turn
+        fail = {} if injected else turn.turn.get("fail", {})
+        name = injected or fail.get("fault")
+        if name:
+            self.fault = {"fault": name, **({"fault_at": self.server.injection.n} if injected else {})}
+            if FAULTS[name].status is None:
+                return STALL
+            if FAULTS[name].status != 200:
+                raise failure(name, fail.get("retry_after"))
+        text, action = reply_of({} if name else turn.turn)
         call = dialect.tool(action) if action else None
         usage = Usage(*dialect.usage_texts(body), [text, json.dumps(call[1], sort_keys=True) if call else None])
         return dialect.render(model, turn, text, call, usage)
@@ -97,6 +121,9 @@ class Handler(BaseHTTPRequestHandler):
         and log it beside REQUEST."""
         anthropic = self.route().startswith(("/v1/messages", "/api/"))
         headers = {"Content-Type": "application/json"}
+        if result is STALL:
+            self.server.log({"method": self.command, "path": self.path, **request, "status": None, **self.fault})
+            return self.stall()
         if isinstance(result, Mismatch):
             # Anthropic's clients retry a 409: a conversation the script does
             # not cover is a 400 there, so it fails at once.
@@ -108,27 +135,43 @@ class Handler(BaseHTTPRequestHandler):
         elif isinstance(result, list):
             status, headers = 200, {"Content-Type": "text/event-stream"}
             if DIALECTS[self.route()][0].NAMED_EVENTS:
-                payload = b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in result)
+                frames = [f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in result]
             else:
-                payload = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in result) + b"data: [DONE]\n\n"
+                frames = [b"data: " + json.dumps(c).encode() + b"\n\n" for c in result] + [b"data: [DONE]\n\n"]
+            payload = b"".join(frames)
         else:
             status, payload = 200, json.dumps(result).encode() if result else b""
         self.server.log({"method": self.command, "path": self.path, **request, "status": status,
-                         **({"error": str(result)} if status != 200 else {})})
+                         **({"error": str(result)} if status != 200 else {}), **self.fault})
         self.send_response(status)
         for name, value in {**headers, "Content-Length": str(len(payload))}.items():
             self.send_header(name, value)
         self.end_headers()
-        if self.command != "HEAD":
+        if self.fault.get("fault") == "cut":
+            # the first half of the events, short of the Content-Length sent
+            self.wfile.write(b"".join(frames[:max(1, len(frames) // 2)]))
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+        elif self.command != "HEAD":
             self.wfile.write(payload)
+
+    def stall(self):
+        """Hold the connection without a byte until the client closes it,
+        the server stops or STALL_CAP seconds pass; then close it."""
+        self.close_connection = True
+        end = time.monotonic() + STALL_CAP
+        while not self.server.stopping.is_set() and time.monotonic() < end:
+            if select.select([self.connection], [], [], 0.5)[0] and not self.connection.recv(65536):
+                break
 
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, scripts, log_path):
+    def __init__(self, scripts, log_path, injection):
         super().__init__(("127.0.0.1", 0), Handler)
-        self.scripts = scripts
+        self.scripts, self.injection, self.stopping = scripts, injection, threading.Event()
         self._log = open(log_path, "a", encoding="utf-8")  # noqa: SIM115 (open for the server's life)
         self._lock = threading.Lock()
 
@@ -139,10 +182,22 @@ class Server(ThreadingHTTPServer):
 
 
 def main(argv):
-    if len(argv) != 4:
+    try:
+        if len(argv) == 3 and argv[1] == "--check-fault":
+            return parse_fault(argv[2])
+        fault = argv[5] if len(argv) == 6 and argv[4] == "--fault" else None
+        injection = Injection(fault) if fault else None
+    except ValueError as exc:
+        print(f"scripted-model: {exc}", file=sys.stderr)
+        sys.exit(64)
+    if len(argv) != (6 if fault else 4):
         sys.exit(USAGE)
-    server = Server(load_scripts(argv[1]), argv[3])
-    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
+    server = Server(load_scripts(argv[1]), argv[3], injection)
+
+    def stop(*_):
+        server.stopping.set()  # releases the stalls
+        threading.Thread(target=server.shutdown).start()
+    signal.signal(signal.SIGTERM, stop)
     url_file = Path(argv[2])
     tmp = url_file.with_name(url_file.name + ".tmp")
     tmp.write_text(f"http://127.0.0.1:{server.server_address[1]}/v1\n")
