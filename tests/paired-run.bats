@@ -107,7 +107,7 @@ refused() {
 	refused "under --paired: $ID"
 }
 
-@test "pipelines/paired's last lines say what the pairs show in words, per workload and in total, with the six discordant pairs the sign test needs; report.md stays the release's" {
+@test "pipelines/paired's last lines say what the pairs show in words, per workload and in total, with the six discordant pairs the sign test needs, then what the sample could detect; report.md stays the release's" {
 	exec_peer echo
 	local commit need="the exact sign test needs at least 6 discordant pairs one way at 0.05"
 	commit=$("$REPO/pipelines/pc-powercontext" commit)
@@ -115,9 +115,11 @@ refused() {
 	run --separate-stderr env PC_E2E_AGENT="$PEER_AGENT" TRIALS=1 OUTPUT="$T/run" PC_E2E_PROGRESS=0 \
 		timeout -k 10 "$EXEC_LIMIT" "$REPO/pipelines/paired" --id "$ID"
 	assert_exit 2
-	[[ ${lines[-3]} == "## What the pairs show (pc-e2e)" ]] || fail "$(printf '%s\n' "${lines[@]: -3}")"
-	[[ ${lines[-2]} == "$ID: no scored pair; too few to show anything: $need" ]] || fail "${lines[-2]}"
-	[[ ${lines[-1]} == "All workloads: no scored pair; too few to show anything: $need" ]] || fail "${lines[-1]}"
+	[[ ${lines[-4]} == "## What the pairs show (pc-e2e)" ]] || fail "$(printf '%s\n' "${lines[@]: -4}")"
+	[[ ${lines[-3]} == "$ID: no scored pair; too few to show anything: $need" ]] || fail "${lines[-3]}"
+	[[ ${lines[-2]} == "All workloads: no scored pair; too few to show anything: $need" ]] || fail "${lines[-2]}"
+	# then what a sample of this size could detect (docs/DESIGN.md §11.8)
+	[[ ${lines[-1]} == "Detectable: 0 workloads, 0 % discordant: none: no discordant workload"* ]] || fail "${lines[-1]}"
 	[[ ${stderr_lines[-1]} == "paired: provisioning (PowerContext $commit,"*"; exit 2" ]] || fail "${stderr_lines[-1]}"
 	run grep -c -e "What the pairs show" -e "sign test" "$T/run/report.md"
 	assert_output 0
