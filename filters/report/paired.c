@@ -277,10 +277,11 @@ void paired_add_markdown(struct sbuf *b, jv report)
 
 /* ---- pc-e2e's reading of the pairs ---- */
 
-static void add_reading(struct sbuf *b, const char *title, jv summary)
+static void add_reading(struct sbuf *b, const char *title, jv summary,
+			const struct plan_sample *workloads)
 {
 	sbuf_addf(b, "%s: ", title);
-	paired_add_verdict(b, summary);
+	paired_add_verdict(b, summary, workloads);
 	sbuf_add(b, "\n");
 }
 
@@ -291,11 +292,11 @@ void paired_add_text(struct sbuf *b, jv report)
 	paired_add_markdown(b, report);
 	sbuf_add(b, "\n## What the pairs show (pc-e2e)\n\n");
 	jv_array_foreach(tasks, i, task) {
-		add_reading(b, json_str(task, "task_id"), task);
+		add_reading(b, json_str(task, "task_id"), task, NULL);
 		jv_free(task);
 	}
-	add_reading(b, "All workloads", total);
 	struct plan_sample sample = plan_sample_of(report);
+	add_reading(b, "All workloads", total, &sample);
 	plan_add_detectable(b, &sample);
 	jv_free(tasks);
 	jv_free(total);

@@ -116,7 +116,8 @@ static void arm_row(struct sbuf *b, jv summary, const char *arm)
 	jv_free(a);
 }
 
-static void section(struct sbuf *b, const char *title, jv summary)
+static void section(struct sbuf *b, const char *title, jv summary,
+		    const struct plan_sample *workloads)
 {
 	struct sbuf text = { 0 };
 
@@ -137,7 +138,7 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	add_code_spans(b, line);
 	free(line);
 	sbuf_add(b, "</p>\n<p class=\"sign\">What the pairs show: ");
-	paired_add_verdict(&text, summary);
+	paired_add_verdict(&text, summary, workloads);
 	line = sbuf_take(&text);
 	markup_add_text(b, line);
 	free(line);
@@ -173,10 +174,11 @@ void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, 
 	free(line);
 	sbuf_add(b, "</p>\n");
 	jv_array_foreach(tasks, i, task) {
-		section(b, json_str(task, "task_id"), task);
+		section(b, json_str(task, "task_id"), task, NULL);
 		jv_free(task);
 	}
-	section(b, "All workloads", total);
+	struct plan_sample sample = plan_sample_of(report);
+	section(b, "All workloads", total, &sample);
 	sbuf_add(b, "</body>\n</html>\n");
 	jv_free(tasks);
 	jv_free(total);
