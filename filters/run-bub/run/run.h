@@ -115,6 +115,9 @@ struct run_arm {
 	 * environment does: its name (--host) and the reasoning effort of its
 	 * agent_settings (borrowed) */
 	const char *host, *reasoning_effort;
+	/* the agent's log in a step's agent/ directory, as the host names it
+	 * (with cli); NULL: the ACP agent's stderr */
+	const char *agent_log;
 };
 
 /* One workload's run. */
