@@ -147,7 +147,9 @@ void run_account_add_counts(struct sbuf *b, jv faults)
 	sbuf_addf(b, "%.0f error(s)", json_number_at(faults, "errors", 0));
 	jv_object_foreach(classes, class, counts) {
 		jv kinds = json_get(counts, "kinds");
-		int n = jv_get_kind(kinds) == JV_KIND_OBJECT ? jv_object_length(jv_copy(kinds)) : 0;
+		if (jv_get_kind(kinds) != JV_KIND_OBJECT)
+			jv_free(kinds), kinds = jv_object();
+		int n = jv_object_length(jv_copy(kinds));
 		sbuf_addf(b, "%s %.0f %s", first ? ":" : ",", json_number_at(counts, "errors", 0),
 			  jv_string_value(class));
 		first = 0;
