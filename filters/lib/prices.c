@@ -43,7 +43,7 @@ int prices_load(const char *path, jv *table, struct pc_err *e)
 	if (jv_get_kind(*table) != JV_KIND_OBJECT)
 		rc = pc_fail(e, "%s: the prices must be a JSON object keyed by model name", path);
 	else
-		jv_object_foreach(jv_copy(*table), model, row) {
+		jv_object_foreach(*table, model, row) {
 			if (!rc)
 				rc = check_row(path, jv_string_value(model), row, e);
 			jv_free(model);
