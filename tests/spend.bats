@@ -185,6 +185,17 @@ stopped at its budget: $0.0320 spent of $0.0300; 2 of 4 units not run (RESUME=1 
 	refute_output --partial 'Spend (pc-e2e)'
 }
 
+@test "make paired-report takes each arm's account.json beside its observation" {
+	paired_trials 1 passed failed
+	account w 1 off 0.002 "$RATE_LIMIT" >"$T/run/w/trial-1/off/account.json"
+	account w 1 on 0.004 >"$T/run/w/trial-1/on/account.json"
+	run --separate-stderr env OUTPUT="$T/out" pipelines/paired-report "$T/run"
+	assert_exit 0
+	assert_output --partial '- ON extraction: 3 request(s), 900 input tokens, 30 output, 0 embedding, $0.0100'
+	[[ $(jq .total.usd "$T/out/paired-run.json") == 0.016 ]] || fail "$(cat "$T/out/paired-run.json")"
+	[[ -f $T/out/run.md ]] || fail "no run.md: $(ls "$T/out")"
+}
+
 # ledger_sums REQUESTS JQ: the sum of JQ over the scripted model's 200
 # replies' usage in REQUESTS.
 ledger_sums() {
