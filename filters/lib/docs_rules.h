@@ -25,6 +25,7 @@ int rule_evidence_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_fault_class(const char *s, size_t n, char *why, size_t whylen);
 int rule_forbidden_outside_expected(struct rule_value v, char *why, size_t whylen);
 int rule_not_blank(const char *s, size_t n, char *why, size_t whylen);
+int rule_paired_account_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_paired_arm_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_paired_report_schema(const char *s, size_t n, char *why, size_t whylen);
 int rule_policy(const char *s, size_t n, char *why, size_t whylen);

@@ -9,6 +9,7 @@
 #include "paired.h"
 #include "paired_html.h"
 #include "paired_verdict.h"
+#include "run_account_html.h"
 #include "svg.h"
 
 /* The plot: a 0-100% axis under the plot area, and one row per arm, its
@@ -156,7 +157,8 @@ static void add_facts(struct sbuf *b, const struct page_facts *facts)
 			 "<p class=\"under-test\">The paired report names neither the PowerContext under test nor when the arms ran: give pc-report the arm observations after it.</p>\n");
 }
 
-void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color)
+void paired_add_html(struct sbuf *b, jv report, jv account, const struct page_facts *facts,
+		     int color)
 {
 	jv tasks = json_get(report, "tasks"), total = json_get(report, "total");
 	jv agent = json_get(report, "agent");
@@ -179,6 +181,7 @@ void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, 
 	}
 	struct plan_sample sample = plan_sample_of(report);
 	section(b, "All workloads", total, &sample);
+	run_account_add_html(b, account);
 	sbuf_add(b, "</body>\n</html>\n");
 	jv_free(tasks);
 	jv_free(total);
