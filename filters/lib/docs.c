@@ -440,8 +440,9 @@ static const struct field fault_fields[] = {
 	{ "words", &part_str, 0, NULL },
 	END
 };
-static const struct shape s_fault =
-	{ .kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = fault_fields };
+const struct shape doc_fault = {
+	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = fault_fields
+};
 static const struct field extraction_models_fields[] = {
 	{ "generation", &part_str_null, 0, NULL },
 	{ "embedding", &part_str_null, 0, NULL },
@@ -470,7 +471,7 @@ static const struct field run_fields[] = {
 	{ "failure_policy", &s_policy, OPT, "\"collect-all\"" },
 	{ "status", &s_status, 0, NULL },
 	{ "errors", &part_strings, 0, NULL },
-	{ "fault", &s_fault, OPT, NULL },
+	{ "fault", &doc_fault, OPT, NULL },
 	{ "extraction_models", &s_extraction_models, OPT, NULL },
 	{ "powercontext", &s_server, 0, NULL },
 	END

@@ -1,4 +1,5 @@
 #include "docs_paired.h"
+#include "docs.h"
 
 #include "docs_parts.h"
 #include "docs_rules.h"
@@ -107,22 +108,8 @@ const struct shape paired_arm_run = {
 
 /* ---- an arm's account (pc-e2e's, beside the observation) ---- */
 
-static const struct shape s_fault_class = { .kind = SK_STRING, .check_text = rule_fault_class };
-static const struct shape s_int_null = { .kind = SK_INT, .flags = SHAPE_NULLABLE };
 static const struct shape s_num_null = { .kind = SK_NUMBER, .flags = SHAPE_NULLABLE };
-static const struct field fault_fields[] = {
-	{ "class", &s_fault_class, 0, NULL },
-	{ "kind", &part_str, 0, NULL },
-	{ "transient", &part_bool, OPT, "false" },
-	{ "step", &part_str_null, OPT, NULL },
-	{ "status", &s_int_null, OPT, NULL },
-	{ "retry_after", &s_num_null, OPT, NULL },
-	{ "words", &part_str, OPT, "\"\"" },
-	END
-};
-const struct shape paired_fault = {
-	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = fault_fields
-};
+
 static const struct shape s_usd =
 	{ .kind = SK_NUMBER, .flags = SHAPE_NULLABLE | SHAPE_MIN, .min = 0 };
 static const struct field agent_spend_fields[] = {
@@ -162,7 +149,7 @@ static const struct field paired_account_fields[] = {
 	{ "task_id", &part_str, 0, NULL },
 	{ "trial", &s_trial, 0, NULL },
 	{ "arm", &s_arm, 0, NULL },
-	{ "fault", &paired_fault, 0, NULL },
+	{ "fault", &doc_fault, 0, NULL },
 	{ "spend", &s_spend, 0, NULL },
 	END
 };

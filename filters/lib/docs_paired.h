@@ -14,9 +14,6 @@
 extern const struct shape doc_paired_arm;
 extern const struct shape doc_paired_report;
 extern const struct shape doc_paired_account;
-/* Why an arm ended in error: its class, kind and the words behind it
- * (null when it did not). */
-extern const struct shape paired_fault;
 /* A run record's "arm": null, or which paired arm ran, the session and
  * step that score it and what the Server saw. */
 extern const struct shape paired_arm_run;

@@ -197,13 +197,6 @@ int rule_arm(const char *s, size_t n, char *why, size_t whylen)
 	return one_of(s, ok, why, whylen);
 }
 
-int rule_fault_class(const char *s, size_t n, char *why, size_t whylen)
-{
-	(void)n;
-	static const char *const ok[] = { "provider", "infrastructure", "harness", NULL };
-	return one_of(s, ok, why, whylen);
-}
-
 int rule_arm_outcome(const char *s, size_t n, char *why, size_t whylen)
 {
 	(void)n;
