@@ -20,7 +20,8 @@ setup() {
 	assert_exit 0
 	assert_output --partial "Power with 50 workloads: 0.4775 (ON better 0.4775)"
 	assert_output --partial "Workloads for 80 % power: 92 (power 0.8014; first reached at 92)"
-	assert_output --partial "Expected tokens, cost and wall time: not yet"
+	# rates alone say nothing of spend: that needs a pilot
+	assert_output --partial "Expected with 50 workloads (50 units): unknown: a pilot run's paired-run.json (REPLAY=DIR) gives them"
 }
 
 @test "where power dips after first reaching 80 % (help 0.8 / hurt 0.2: 20, then 21 and 22 below), the plan is the N it stays from: 23" {
@@ -87,4 +88,36 @@ workloads() {
 	# report.md stays the release's
 	run grep -c "Detectable" "$T/pilot/report.md"
 	assert_output 0
+}
+
+@test "a pilot run's paired-run.json gives the tokens, cost and wall time expected per unit, scaled to the units planned and to the nodes" {
+	# two workloads, one trial: each arm ran 60 s, so a unit took 120 s
+	{
+		workloads 1 passed failed help
+		workloads 1 failed failed tie
+		paired_account help1 1 off 0.002
+		paired_account help1 1 on 0.004
+		paired_account tie1 1 off 0.002
+		paired_account tie1 1 on 0.004
+	} >"$T/arms.jsonl"
+	run --separate-stderr pc-evaluate --paired --output "$T/pilot" <"$T/arms.jsonl"
+	assert_exit 0
+	run jq -c .units "$T/pilot/paired-run.json"
+	assert_output '{"count":2,"seconds":240,"longest_seconds":120}'
+	run --separate-stderr env REPLAY="$T/pilot" WORKLOADS=10 NODES=2 FORMAT=json "$REPO/pc-e2e" plan
+	assert_exit 0
+	# a unit: agent 2 x 1000 input (2 x 200 cached), 2 x 100 output; extraction 900 and 30 (ON's);
+	# $0.002 + $0.004 + $0.01 = $0.016; ten units on two nodes: 10 x 120 s / 2
+	run jq -c '.expected' <<<"$output"
+	assert_output '{"units":10,"tokens":{"agent":{"input":20000,"cached":4000,"output":2000},"extraction":{"input":9000,"output":300}},"usd":0.16,"unit_seconds":120,"wall_seconds":600}'
+	run --separate-stderr env REPLAY="$T/pilot" WORKLOADS=10 NODES=20 "$REPO/pc-e2e" plan
+	assert_exit 0
+	# twenty nodes for ten units: the wall time is one unit's, not half of one
+	assert_output --partial "Expected with 10 workloads (10 units): agent 20000 input tokens (4000 cached), 2000 output; extraction 9000 input, 300 output; \$0.1600; wall 2 min on 20 node(s), 2 min a unit (the arms' own time)"
+	# without the pilot's own account (a run from before pc-e2e kept one), the rates alone
+	rm "$T/pilot/paired-run.json"
+	run --separate-stderr env REPLAY="$T/pilot" FORMAT=json "$REPO/pc-e2e" plan
+	assert_exit 0
+	run jq -c '[.source.kind, .expected, .expected_at_needed]' <<<"$output"
+	assert_output '["pilot",null,null]'
 }

@@ -13,25 +13,6 @@ setup() {
 	printf '{"*": {"input": 3, "cached_input": 0.3, "output": 15}}\n' >"$T/prices.json"
 }
 
-# account TASK TRIAL ARM USD [FAULT]: an arm's account.json on one line,
-# 1000 agent input tokens (200 cached), 100 output, and for ON 3 extraction
-# requests; FAULT (JSON) its fault, default null.
-account() {
-	jq -nc --arg task "$1" --argjson trial "$2" --arg arm "$3" --argjson usd "$4" \
-		--argjson fault "${5:-null}" '{
-		schema: "pc-e2e.paired-arm-account/v1", run_id: "\($task)-t\($trial)-\($arm)-0123456789ab",
-		task_id: $task, trial: $trial, arm: $arm, fault: $fault,
-		spend: {agent: {model: "openai:pc-e2e-scripted/x@0123456789ab", input_tokens: 1000,
-				cached_tokens: 200, output_tokens: 100, estimated_steps: (if $fault then 1 else 0 end),
-				usd: $usd},
-			extraction: {model: "openai-chat:pc-e2e-scripted/extractor", embedding_model: null,
-				requests: (if $arm == "on" then 3 else 0 end),
-				input_tokens: (if $arm == "on" then 900 else 0 end),
-				output_tokens: (if $arm == "on" then 30 else 0 end), embedding_tokens: 0,
-				usd: (if $arm == "on" then 0.01 else 0 end)},
-			usd: ($usd + (if $arm == "on" then 0.01 else 0 end))}}'
-}
-
 RATE_LIMIT='{"class": "provider", "kind": "rate-limit", "transient": true, "step": "capture", "status": 429, "retry_after": 2, "words": "Rate limit reached"}'
 
 # a_run: two trials of workload w (trial 1's OFF arm errored on a 429),
@@ -43,10 +24,10 @@ a_run() {
 		paired_arm w 1 on 2 passed
 		paired_arm w 2 on 1 passed
 		paired_arm w 2 off 2 failed
-		account w 1 off 0.002 "$RATE_LIMIT"
-		account w 1 on 0.004
-		account w 2 on 0.004
-		account w 2 off 0.002
+		paired_account w 1 off 0.002 "$RATE_LIMIT"
+		paired_account w 1 on 0.004
+		paired_account w 2 on 0.004
+		paired_account w 2 off 0.002
 	} >"$T/arms.jsonl"
 	mkdir -p "$T/out"
 	pc-evaluate --paired --output "$T/out" <"$T/arms.jsonl" >"$T/paired.json" || true
@@ -187,8 +168,8 @@ stopped at its budget: $0.0320 spent of $0.0300; 2 of 4 units not run (RESUME=1 
 
 @test "make paired-report takes each arm's account.json beside its observation" {
 	paired_trials 1 passed failed
-	account w 1 off 0.002 "$RATE_LIMIT" >"$T/run/w/trial-1/off/account.json"
-	account w 1 on 0.004 >"$T/run/w/trial-1/on/account.json"
+	paired_account w 1 off 0.002 "$RATE_LIMIT" >"$T/run/w/trial-1/off/account.json"
+	paired_account w 1 on 0.004 >"$T/run/w/trial-1/on/account.json"
 	run --separate-stderr env OUTPUT="$T/out" pipelines/paired-report "$T/run"
 	assert_exit 0
 	assert_output --partial '- ON extraction: 3 request(s), 900 input tokens, 30 output, 0 embedding, $0.0100'

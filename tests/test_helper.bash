@@ -301,6 +301,26 @@ paired_trials() {
 	done
 }
 
+# paired_account TASK TRIAL ARM USD [FAULT]: an arm's account.json (compact) as
+# pc-normalize --paired writes it: the agent 1000 input tokens (200 cached)
+# and 100 output at USD, the ON arm's extraction 3 requests, 900 input and
+# 30 output at 0.01; FAULT the arm's fault (JSON), its one step estimated.
+paired_account() {
+	jq -nc --arg task "$1" --argjson trial "$2" --arg arm "$3" --argjson usd "$4" \
+		--argjson fault "${5:-null}" '{
+		schema: "pc-e2e.paired-arm-account/v1", run_id: "\($task)-t\($trial)-\($arm)-0123456789ab",
+		task_id: $task, trial: $trial, arm: $arm, fault: $fault,
+		spend: {agent: {model: "openai:pc-e2e-scripted/x@0123456789ab", input_tokens: 1000,
+				cached_tokens: 200, output_tokens: 100, estimated_steps: (if $fault then 1 else 0 end),
+				usd: $usd},
+			extraction: {model: "openai-chat:pc-e2e-scripted/extractor", embedding_model: null,
+				requests: (if $arm == "on" then 3 else 0 end),
+				input_tokens: (if $arm == "on" then 900 else 0 end),
+				output_tokens: (if $arm == "on" then 30 else 0 end), embedding_tokens: 0,
+				usd: (if $arm == "on" then 0.01 else 0 end)},
+			usd: ($usd + (if $arm == "on" then 0.01 else 0 end))}}'
+}
+
 # scripted_model_serve SCRIPTS DIR [OPTION…]: start pipelines/scripted-model
 # on SCRIPTS, with OPTIONs, in the background (its URL in DIR/model.url,
 # requests in DIR/requests.jsonl, stderr in DIR/model.err, pid in

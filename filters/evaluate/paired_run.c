@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "clock.h"
 #include "docs_paired.h"
 #include "json.h"
 #include "paired.h"
@@ -121,6 +122,57 @@ static jv add_spend(jv spend, jv account)
 	return spend;
 }
 
+/* ---- the units' time ---- */
+
+/* An arm's own seconds, from its environment's start to its end; -1 when
+ * either is missing. */
+static double arm_seconds(jv observation)
+{
+	jv env = json_get(observation, "environment");
+	const char *start = json_str(env, "started_at"), *end = json_str(env, "finished_at");
+	long long a, b;
+	double s = -1;
+
+	if (start && end && clock_parse_us(start, &a) == 0 && clock_parse_us(end, &b) == 0 &&
+	    b >= a)
+		s = (double)(b - a) / 1e6;
+	jv_free(env);
+	return s;
+}
+
+/* How long the units (a workload's trial: its two arms, one after the
+ * other) took, from the observations (borrowed): {count, seconds,
+ * longest_seconds}, the seconds null when an arm's times are missing.
+ * What a plan scales to another run (pc-report --plan --pilot). */
+static jv units_time(jv observations)
+{
+	jv units = jv_object();
+	double total = 0, longest = 0;
+	int known = 1;
+
+	jv_array_foreach(observations, i, o) {
+		jv trial = json_get(o, "trial");
+		jv key = jv_string_fmt("%s\n%d", json_str(o, "task_id"),
+				       (int)jv_number_value(trial));
+		jv was = jv_object_get(jv_copy(units), jv_copy(key));
+		double s = arm_seconds(o);
+		double sum = jv_get_kind(was) == JV_KIND_NUMBER ? jv_number_value(was) : 0;
+		known = known && s >= 0;
+		units = jv_object_set(units, key, jv_number(sum + (s > 0 ? s : 0)));
+		jv_free(was), jv_free(trial), jv_free(o);
+	}
+	int count = jv_object_length(jv_copy(units));
+	jv_object_foreach(units, key, seconds) {
+		total += jv_number_value(seconds);
+		longest = jv_number_value(seconds) > longest ? jv_number_value(seconds) : longest;
+		jv_free(key), jv_free(seconds);
+	}
+	jv_free(units);
+	return JV_OBJECT(jv_string("count"), jv_number(count), jv_string("seconds"),
+			 known ? jv_number(total) : jv_null(), jv_string("longest_seconds"),
+			 known ? jv_number(longest) : jv_null());
+}
+
 /* The document (owned) of observations (borrowed, run order) and the
  * accounts (consumed; those of no observation are left out, and an arm
  * without its account leaves its spend unknown). */
@@ -165,9 +217,10 @@ static jv paired_run(jv observations, jv accounts)
 	total = jv_object_set(total, jv_string("usd"), usd);
 	jv_free(empty);
 	jv_free(by_arm);
-	return JV_OBJECT(jv_string("schema"), jv_string(SCHEMA_PAIRED_RUN), jv_string("errored"),
-			 errored, jv_string("faults"), faults, jv_string("spend"),
-			 priced ? spend : (jv_free(spend), jv_null()), jv_string("total"), total);
+	jv run = JV_OBJECT(jv_string("schema"), jv_string(SCHEMA_PAIRED_RUN), jv_string("errored"),
+			   errored, jv_string("faults"), faults, jv_string("spend"),
+			   priced ? spend : (jv_free(spend), jv_null()), jv_string("total"), total);
+	return jv_object_set(run, jv_string("units"), units_time(observations));
 }
 
 /* --paired: every observation on stdin, and after them their accounts;

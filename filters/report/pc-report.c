@@ -52,7 +52,7 @@ static char *usage_text(void)
 	sbuf_add(&b,
 		 "] [--output DIR]\n"
 		 "       " PROG " --plan [--help-rate H --hurt-rate U] [--workloads N]\n"
-		 "                 [--trials N] [--nodes N] [--format text|json]\n"
+		 "                 [--trials N] [--nodes N] [--pilot DIR] [--format text|json]\n"
 		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts;\n"
 		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired),\n"
 		 "then optionally the arm observations it summarizes; with --plan (first), the\n"

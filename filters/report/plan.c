@@ -5,6 +5,7 @@
 #include "json.h"
 #include "json_out.h"
 #include "plan.h"
+#include "plan_expected.h"
 #include "sign_power.h"
 
 struct plan_sample plan_sample_of(jv report)
@@ -31,9 +32,7 @@ struct plan_figures {
 	int needed, needed_first;
 };
 
-/* Rounded to 4 places: the plan's figures are estimates, and a fifth
- * place would only print floating point's noise. */
-static double places4(double x)
+double plan_places4(double x)
 {
 	return round(x * 1e4) / 1e4;
 }
@@ -42,14 +41,14 @@ static struct plan_figures figures_of(const struct plan_request *r)
 {
 	struct plan_figures f = { 0 };
 
-	f.power = places4(sign_power(r->workloads, r->help, r->hurt, &f.on_better));
-	f.on_better = places4(f.on_better);
+	f.power = plan_places4(sign_power(r->workloads, r->help, r->hurt, &f.on_better));
+	f.on_better = plan_places4(f.on_better);
 	f.needed = sign_workloads_needed(r->help, r->hurt, SIGN_TARGET_POWER, &f.needed_first);
 	if (f.needed)
-		f.power_at_needed = places4(sign_power(f.needed, r->help, r->hurt, NULL));
+		f.power_at_needed = plan_places4(sign_power(f.needed, r->help, r->hurt, NULL));
 	f.detectable = sign_detectable(r->workloads, r->help + r->hurt, SIGN_TARGET_POWER);
 	if (f.detectable >= 0)
-		f.detectable = places4(f.detectable);
+		f.detectable = plan_places4(f.detectable);
 	return f;
 }
 
@@ -105,8 +104,15 @@ static void add_json(struct sbuf *b, const struct plan_request *r, const struct 
 	add_key_or_null(&o, "workloads_needed_first", f->needed_first, !f->needed, &m);
 	add_key_or_null(&o, "power_at_needed", f->power_at_needed, !f->needed, &m);
 	add_key_or_null(&o, "detectable_net_gain", f->detectable, f->detectable < 0, &m);
-	/* tokens, cost and wall time: not yet measured by pc-e2e */
-	add_key_or_null(&o, "expected", 0, 1, &m);
+	long long units = (long long)r->workloads * r->trials;
+	jv now = plan_expected_json(r->pilot_unit, units, r->nodes);
+	jv needed = plan_expected_json(f->needed ? r->pilot_unit : NULL,
+				       (long long)f->needed * r->trials, r->nodes);
+	json_out_key(&o, "expected", &m);
+	json_out_value(&o, now, JSON_COMPACT);
+	json_out_key(&o, "expected_at_needed", &m);
+	json_out_value(&o, needed, JSON_COMPACT);
+	jv_free(now), jv_free(needed);
 	json_out_bytes(&o, "}\n", 2);
 	sbuf_addn(b, o.text, o.len);
 	json_out_free(&o);
@@ -148,7 +154,15 @@ static void add_text(struct sbuf *b, const struct plan_request *r, const struct 
 	if (f->detectable >= 0)
 		sbuf_addf(b, "Detectable with %d workloads: a net gain of %.4f or more\n",
 			  r->workloads, f->detectable);
-	sbuf_add(b, "Expected tokens, cost and wall time: not yet (pc-e2e does not count them)\n");
+	char *label = text_fmt("Expected with %d workloads", r->workloads);
+	plan_expected_text(b, label, r->pilot_unit, (long long)r->workloads * r->trials, r->nodes);
+	free(label);
+	if (f->needed && r->pilot_unit && r->pilot_unit->units) {
+		label = text_fmt("Expected with the %d needed", f->needed);
+		plan_expected_text(b, label, r->pilot_unit, (long long)f->needed * r->trials,
+				   r->nodes);
+		free(label);
+	}
 }
 
 void plan_add(struct sbuf *b, const struct plan_request *r, int json)

@@ -14,6 +14,8 @@
 
 #include "text.h"
 
+struct plan_pilot_unit;
+
 /* Workloads with a scored pair, and how they fell. */
 struct plan_sample {
 	int scored, helped, hurt;
@@ -28,7 +30,13 @@ struct plan_request {
 	double help, hurt;
 	int workloads, trials, nodes;
 	const struct plan_sample *pilot; /* where the rates come from, or NULL */
+	/* the pilot's spend and time per unit, or NULL (plan_expected.h) */
+	const struct plan_pilot_unit *pilot_unit;
 };
+
+/* x rounded to 4 places: the plan's figures are estimates, and a fifth
+ * place would only print floating point's noise. */
+double plan_places4(double x);
 
 /* The plan in text (lines) or, with json, as one JSON object and a newline. */
 void plan_add(struct sbuf *b, const struct plan_request *r, int json);

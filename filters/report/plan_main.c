@@ -7,6 +7,7 @@
 
 #include "docs_paired.h"
 #include "plan.h"
+#include "plan_expected.h"
 #include "plan_main.h"
 #include "sign_power.h"
 #include "stage.h"
@@ -31,6 +32,7 @@ static int rate_option(const struct stage_cli *cli, const char *option, const ch
 /* The command line: the rates given (-1 when not), and the format. */
 struct plan_options {
 	struct plan_request r;
+	const char *pilot_dir; /* --pilot: the pilot run's OUTPUT, or NULL */
 	int json;
 };
 
@@ -44,6 +46,7 @@ static int parse(int argc, char **argv, const char *prog, const char *usage,
 		{ "workloads", required_argument, NULL, 'w' },
 		{ "trials", required_argument, NULL, 't' },
 		{ "nodes", required_argument, NULL, 'n' },
+		{ "pilot", required_argument, NULL, 'P' },
 		{ "format", required_argument, NULL, 'f' },
 		STAGE_STANDARD_OPTIONS,
 	};
@@ -68,6 +71,7 @@ static int parse(int argc, char **argv, const char *prog, const char *usage,
 			rc = stage_count(&cli, "--nodes", "a whole number of nodes", optarg, 1,
 					 10000, &r->nodes);
 			break;
+		case 'P': o->pilot_dir = optarg; break;
 		default:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				return stage_usage_error(prog, usage,
@@ -119,8 +123,10 @@ static int read_pilot(const char *prog, const struct redactor *red, struct plan_
 int plan_main(const char *prog, const char *usage, int argc, char **argv,
 	      const struct redactor *red)
 {
-	struct plan_options o = { { -1, -1, 50, 0, 1, NULL }, 0 };
+	struct plan_options o = { { -1, -1, 50, 0, 1, NULL, NULL }, NULL, 0 };
 	struct plan_sample pilot;
+	struct plan_pilot_unit unit;
+	struct pc_err e;
 	int rc = parse(argc, argv, prog, usage, &o);
 
 	if (rc != 0)
@@ -135,6 +141,11 @@ int plan_main(const char *prog, const char *usage, int argc, char **argv,
 		o.r.hurt = (double)pilot.hurt / pilot.scored;
 		if (!o.r.trials)
 			o.r.trials = pilot.trials;
+	}
+	if (o.pilot_dir) {
+		if (plan_pilot_load(o.pilot_dir, &unit, &e) != 0)
+			return stage_die(prog, red, EXIT_INVALID, e.msg);
+		o.r.pilot_unit = &unit;
 	}
 	if (!o.r.trials)
 		o.r.trials = 1;
