@@ -45,6 +45,24 @@ paired_run() {
 	[[ ! -e /etc/slurm/slurm.conf ]] || fail "/etc/slurm/slurm.conf exists"
 }
 
+@test "a provider key reaches every unit through a file only its user reads, never through Slurm: no file of the cluster or OUTPUT holds it, in any encoding" {
+	local out=$T/run key='pc-e2e+Sentinel/Key=42&x y"z'
+	paired_run "$out" SENTINEL_API_KEY="$key"
+	# the peer's ON arms never reach PowerContext (exit 2); every unit ran
+	run jq -r .state "$out/units/units.jsonl"
+	assert_output "done"$'\n'"done"
+	# Slurm's state (the job's saved environment), its logs, the tasks'
+	# output and everything the run wrote
+	SENTINEL_API_KEY=$key run "$REPO/tests/bin/secret-scan" --name SENTINEL_API_KEY \
+		"$BATS_FILE_TMPDIR/cluster" "$out"
+	assert_success
+	# each unit's attempt had the key, by name
+	run cat "$out"/units/*/attempt-1/secrets
+	assert_output "SENTINEL_API_KEY"$'\n'"SENTINEL_API_KEY"
+	run find "$out/units/secrets" -mindepth 1
+	assert_output ""
+}
+
 @test "a node killed mid-run: its unit runs again from scratch on the other node, and every unit is done" {
 	local out=$T/run
 	paired_run "$out" &
