@@ -31,6 +31,11 @@ struct redactor {
 void redactor_init(struct redactor *r, char *const *env);
 void redactor_free(struct redactor *r);
 
+/* The names of the variables of env whose values redactor_init takes as
+ * secrets, in env's order: what must not leave this host but through a
+ * channel of its own (pipelines/units, docs/units.md). */
+jv redact_secret_names(char *const *env);
+
 /* Malloc'd copy of s with every secret replaced. */
 char *redact_string(const struct redactor *r, const char *s);
 

@@ -115,6 +115,7 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		{ "settle", required_argument, NULL, 'S' },
 		{ "session", required_argument, NULL, 'N' },
 		{ "flush", no_argument, NULL, 'F' },
+		{ "secret-names", no_argument, NULL, 'K' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	struct stage_cli cli = STAGE_CLI(o->prog, usage, "", longs, argc, argv);
@@ -140,6 +141,7 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		case 'S': o->settle_scope = optarg; break;
 		case 'N': session = optarg; break;
 		case 'F': o->settle_flush = 1; break;
+		case 'K': o->secret_names = 1; break;
 		case 'g':
 			free(o->registry);
 			o->registry = absolute_path(optarg);
@@ -168,6 +170,11 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 					       : NULL;
 	if (unrun_error)
 		return stage_usage_error(o->prog, usage, unrun_error), STAGE_USAGE;
+	if (o->secret_names && (o->plan || o->unrun || o->settle_scope))
+		return stage_usage_error(
+			       o->prog, usage,
+			       "--secret-names runs nothing: it takes no --plan, --unrun or --settle"),
+		       STAGE_USAGE;
 	if (!(o->runner = runner_named(runner)))
 		return unknown_runner(o->prog, usage), STAGE_USAGE;
 	/* Harbor's environment types are the harbor runner's alone */
