@@ -11,7 +11,8 @@
  * Each is replaced by "[REDACTED]", longest first, as written, JSON-escaped,
  * base64-encoded (standard and URL-safe, at any alignment in a longer
  * encoded text) and percent-encoded, in every string of a document before it
- * is written.
+ * is written.  The same rule names the secrets a scheduler must not be given
+ * (redact_secret_names).
  */
 #ifndef PC_REDACT_H
 #define PC_REDACT_H
