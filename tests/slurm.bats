@@ -102,7 +102,7 @@ unit_attempt() {
 	status=$status_was
 }
 
-@test "unit-run takes no secrets from a file others can read, nor an entry that names no variable, and an attempt after the one that took them fails at once, saying so" {
+@test "unit-run takes no secrets from a file others can read, nor an entry that names no variable, and an attempt after the one that took them fails at once, saying so; a node's own UNITS_SECRETS_FILE is read and kept" {
 	unit_attempt 0644 SENTINEL_API_KEY=pc-e2e-sentinel-key
 	assert_failure
 	assert_output "unit-run: $T/o/units/secrets/0.env is not a regular file of this user's alone (mode 0600): its secrets are not read"
@@ -118,6 +118,17 @@ unit_attempt() {
 	assert_failure
 	assert_output "unit-run: the secrets of unit $ID/trial-1 were taken by attempt 1; RETRY or RESUME hands them over again"
 	assert_equal "$(cat "$T/o/units/0/attempt-2.partial/status")" 1
+	rm -rf "$T/o"
+	# UNITS_SECRETS_FILE: each node's own file, checked and read, never removed
+	printf 'SENTINEL_API_KEY=pc-e2e-sentinel-key\0' >"$T/node.env"
+	chmod 0640 "$T/node.env"
+	UNITS_SECRETS_FILE=$T/node.env unit_attempt -
+	assert_output "unit-run: $T/node.env is not a regular file of this user's alone (mode 0600): its secrets are not read"
+	rm -rf "$T/o"
+	chmod 0600 "$T/node.env"
+	UNITS_SECRETS_FILE=$T/node.env unit_attempt -
+	assert_equal "$(cat "$T/o/units/0/attempt-1.partial/secrets")" SENTINEL_API_KEY
+	[[ -f $T/node.env ]] || fail "the node's secrets file was removed"
 }
 
 @test "a node killed mid-run: its unit runs again from scratch on the other node, and every unit is done" {
