@@ -118,6 +118,10 @@ unit_attempt() {
 	assert_failure
 	assert_output "unit-run: the secrets of unit $ID/trial-1 were taken by attempt 1; RETRY or RESUME hands them over again"
 	assert_equal "$(cat "$T/o/units/0/attempt-2.partial/status")" 1
+	# unless they are in its environment (SCHEDULER=local, RESUME after a
+	# Slurm run): then it runs, with them
+	SENTINEL_API_KEY=pc-e2e-sentinel-key unit_attempt -
+	refute_output --partial "taken"
 	rm -rf "$T/o"
 	# UNITS_SECRETS_FILE: each node's own file, checked and read, never removed
 	printf 'SENTINEL_API_KEY=pc-e2e-sentinel-key\0' >"$T/node.env"
