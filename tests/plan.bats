@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # pc-run-bub's part of units that run anywhere (docs/DESIGN.md §5.14):
 # --plan cuts the selections into units, --trial runs one trial of each
-# paired workload, --unrun writes the records of a unit no attempt finished;
-# none of them starts a Server or an agent. The schedulers that use them are
+# paired workload, --unrun writes the records of a unit no attempt finished,
+# --secret-names names the secrets a scheduler must not be given; none of
+# them starts a Server or an agent. The schedulers that use them are
 # scheduler.bats and slurm.bats.
 
 load test_helper
@@ -87,4 +88,19 @@ setup() {
 	run --separate-stderr pc-run-bub --paired --trials 20000 --plan <"$T/paired.jsonl"
 	assert_exit 64
 	assert_stderr_contains "pc-run-bub: --trials must be a whole number of trials from 1 to 10000"
+}
+
+@test "pc-run-bub --secret-names prints the names of the environment's secrets by the redactor's rule, one a line, never a value, reading no input; it refuses --plan beside it" {
+	run --separate-stderr env -i PATH="$PATH" SENTINEL_API_KEY='pc-e2e+Sentinel/Key=42' BUB_API_KEY=k \
+		GITHUB_TOKEN=ghp-0123456789 SHORT_API_KEY=1234567 OPENAI_API_KEY=dummy KEY_PATH_TOKEN_URL=/var/x/y \
+		POWERCONTEXT_SERVER_INFERENCE_X_HEADERS='{"authorization":"Bearer 0123456789"}' HOME=/home/nobody \
+		pc-run-bub --secret-names <&-
+	assert_exit 0
+	assert_equal "$(sort <<<"$output")" "BUB_API_KEY
+GITHUB_TOKEN
+POWERCONTEXT_SERVER_INFERENCE_X_HEADERS
+SENTINEL_API_KEY"
+	run --separate-stderr pc-run-bub --secret-names --plan
+	assert_exit 64
+	assert_stderr_contains "pc-run-bub: --secret-names runs nothing: it takes no --plan, --unrun or --settle"
 }

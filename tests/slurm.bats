@@ -26,6 +26,12 @@ teardown_file() {
 setup() {
 	exec_setup
 	exec_peer echo
+	# the caller's secrets (a CI's GITHUB_TOKEN) would reach the units as
+	# the test's own do, and a requeued attempt could not have them again
+	local f
+	for f in $(pc-run-bub --secret-names); do
+		unset "$f"
+	done
 }
 
 # paired_run OUTPUT [VAR=VALUE…]: pipelines/paired SCHEDULER=slurm on $ID,
@@ -43,6 +49,90 @@ paired_run() {
 	run grep -c "$BATS_FILE_TMPDIR" "$SLURM_CONF"
 	[[ $output -gt 5 ]] || fail "the cluster's files are not under its directory: $(cat "$SLURM_CONF")"
 	[[ ! -e /etc/slurm/slurm.conf ]] || fail "/etc/slurm/slurm.conf exists"
+}
+
+@test "a provider key reaches every unit through a file only its user reads, never through Slurm: no file of the cluster or OUTPUT holds it, in any encoding" {
+	local out=$T/run key='pc-e2e+Sentinel/Key=42&x y"z'
+	# what sbatch is given: the key not in its environment, each unit's
+	# file ready, this user's alone
+	mkdir "$T/wrap"
+	printf '#!/usr/bin/env bash\n{ env | grep -c SENTINEL; stat -c "%%a %%n" %q %q/*; tr "\\0" "\\n" <%q/0.env; } >%q 2>&1\nexec %q "$@"\n' \
+		"$out/units/secrets" "$out/units/secrets" "$out/units/secrets" "$T/at-submit" "$(command -v sbatch)" \
+		>"$T/wrap/sbatch"
+	chmod +x "$T/wrap/sbatch"
+	paired_run "$out" SENTINEL_API_KEY="$key" PATH="$T/wrap:$PATH"
+	assert_equal "$(cat "$T/at-submit")" "0
+700 $out/units/secrets
+600 $out/units/secrets/0.env
+600 $out/units/secrets/1.env
+SENTINEL_API_KEY=$key"
+	# the peer's ON arms never reach PowerContext (exit 2); every unit ran
+	run jq -r .state "$out/units/units.jsonl"
+	assert_output "done"$'\n'"done"
+	# Slurm's state (the job's saved environment), its logs, the tasks'
+	# output and everything the run wrote
+	SENTINEL_API_KEY=$key run "$REPO/tests/bin/secret-scan" --name SENTINEL_API_KEY \
+		"$BATS_FILE_TMPDIR/cluster" "$out"
+	assert_success
+	# each unit's attempt had the key, by name
+	run cat "$out"/units/*/attempt-1/secrets
+	assert_output "SENTINEL_API_KEY"$'\n'"SENTINEL_API_KEY"
+	# and each took its file; the submitter removed the folder at its exit
+	[[ ! -e $out/units/secrets ]] || fail "left behind: $(find "$out/units/secrets")"
+}
+
+# unit_attempt SECRETS_MODE [ENTRY…]: unit-run on a unit of $T/o whose
+# secrets file (mode SECRETS_MODE, or none when -) holds the ENTRYs, each
+# ended by a NUL; its status as run's, the attempt's stderr in $output.
+unit_attempt() {
+	local mode=$1
+	shift
+	mkdir -p "$T/o/units/0"
+	echo '{"unit":"'"$ID"'/trial-1","selections":[0],"trial":1}' >"$T/o/units/0/unit.json"
+	: >"$T/o/units/0/args"
+	: >"$T/o/units/0/selection.jsonl"
+	if [[ $mode != - ]]; then
+		mkdir -p -m 0700 "$T/o/units/secrets"
+		printf '%s\0' "$@" >"$T/o/units/secrets/0.env"
+		chmod "$mode" "$T/o/units/secrets/0.env"
+	fi
+	run env UNITS_OUTPUT="$T/o" "$REPO/pipelines/unit-run" "$T/o/units/0"
+	local status_was=$status
+	output=$(cat "$(find "$T/o/units/0" -maxdepth 1 -name 'attempt-*' | sort -V | tail -n 1)/stderr.txt")
+	status=$status_was
+}
+
+@test "unit-run takes no secrets from a file others can read, nor an entry that names no variable, and an attempt after the one that took them fails at once, saying so; a node's own UNITS_SECRETS_FILE is read and kept" {
+	unit_attempt 0644 SENTINEL_API_KEY=pc-e2e-sentinel-key
+	assert_failure
+	assert_output "unit-run: $T/o/units/secrets/0.env is not a regular file of this user's alone (mode 0600): its secrets are not read"
+	rm -rf "$T/o"
+	unit_attempt 0600 'BAD NAME=x'
+	assert_failure
+	assert_output "unit-run: $T/o/units/secrets/0.env: entry 1 is not NAME=VALUE with a variable's name"
+	rm -rf "$T/o"
+	# attempt 1 took them (and was lost with its node); attempt 2 finds none
+	mkdir -p "$T/o/units/0/attempt-1.partial"
+	echo SENTINEL_API_KEY >"$T/o/units/0/attempt-1.partial/secrets"
+	unit_attempt -
+	assert_failure
+	assert_output "unit-run: the secrets of unit $ID/trial-1 were taken by attempt 1; RETRY or RESUME hands them over again"
+	assert_equal "$(cat "$T/o/units/0/attempt-2.partial/status")" 1
+	# unless they are in its environment (SCHEDULER=local, RESUME after a
+	# Slurm run): then it runs, with them
+	SENTINEL_API_KEY=pc-e2e-sentinel-key unit_attempt -
+	refute_output --partial "taken"
+	rm -rf "$T/o"
+	# UNITS_SECRETS_FILE: each node's own file, checked and read, never removed
+	printf 'SENTINEL_API_KEY=pc-e2e-sentinel-key\0' >"$T/node.env"
+	chmod 0640 "$T/node.env"
+	UNITS_SECRETS_FILE=$T/node.env unit_attempt -
+	assert_output "unit-run: $T/node.env is not a regular file of this user's alone (mode 0600): its secrets are not read"
+	rm -rf "$T/o"
+	chmod 0600 "$T/node.env"
+	UNITS_SECRETS_FILE=$T/node.env unit_attempt -
+	assert_equal "$(cat "$T/o/units/0/attempt-1.partial/secrets")" SENTINEL_API_KEY
+	[[ -f $T/node.env ]] || fail "the node's secrets file was removed"
 }
 
 @test "a node killed mid-run: its unit runs again from scratch on the other node, and every unit is done" {
@@ -82,7 +172,12 @@ paired_run() {
 @test "SIGTERM to the submitter cancels the array: nothing of it left in Slurm or running, every unit cancelled" {
 	local out=$T/run
 	# one unit under way: node1 may be down since the test above killed it
-	units_stop_midway "$out" 1 SCHEDULER=slurm
+	units_stop_midway "$out" 1 SCHEDULER=slurm SENTINEL_API_KEY='pc-e2e+Sentinel/Key=42&x y"z'
+	# the secrets of the unit not yet started went with the stop
+	[[ ! -e $out/units/secrets ]] || fail "left behind: $(find "$out/units/secrets")"
+	SENTINEL_API_KEY='pc-e2e+Sentinel/Key=42&x y"z' run "$REPO/tests/bin/secret-scan" \
+		--name SENTINEL_API_KEY "$out"
+	assert_success
 	local job i
 	job=$(cut -d';' -f1 "$out/units/sbatch.out")
 	assert_equal "$(jq -c '[.unit, .job_id, .state]' "$out/units/units.jsonl")" \

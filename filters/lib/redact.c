@@ -184,21 +184,43 @@ static void add_encoded_needles(struct redactor *r, const char *secret)
 			free(forms[i]);
 }
 
+/* The value of the environment entry NAME=VALUE when it is a secret, else
+ * NULL. */
+static const char *secret_value(const char *entry)
+{
+	const char *eq = strchr(entry, '=');
+	size_t min = eq ? secret_min_len(entry, (size_t)(eq - entry)) : 0;
+
+	if (!min || strlen(eq + 1) < min || (min > 1 && placeholder(eq + 1)))
+		return NULL;
+	return eq + 1;
+}
+
 void redactor_init(struct redactor *r, char *const *env)
 {
 	r->needles = NULL;
 	r->n = 0;
 	for (; env && *env; env++) {
-		const char *eq = strchr(*env, '=');
-		size_t min = eq ? secret_min_len(*env, (size_t)(eq - *env)) : 0;
-		if (!min || strlen(eq + 1) < min || (min > 1 && placeholder(eq + 1)))
+		const char *value = secret_value(*env);
+		if (!value)
 			continue;
-		add_needle(r, pc_xstrdup(eq + 1));
-		add_needle(r, json_escaped(eq + 1));
-		add_encoded_needles(r, eq + 1);
+		add_needle(r, pc_xstrdup(value));
+		add_needle(r, json_escaped(value));
+		add_encoded_needles(r, value);
 	}
 	if (r->n > 1)
 		qsort(r->needles, (size_t)r->n, sizeof *r->needles, longest_first);
+}
+
+jv redact_secret_names(char *const *env)
+{
+	jv names = jv_array();
+
+	for (; env && *env; env++)
+		if (secret_value(*env))
+			names = jv_array_append(
+				names, jv_string_sized(*env, (int)(strchr(*env, '=') - *env)));
+	return names;
 }
 
 void redactor_free(struct redactor *r)

@@ -11,7 +11,8 @@
  * Each is replaced by "[REDACTED]", longest first, as written, JSON-escaped,
  * base64-encoded (standard and URL-safe, at any alignment in a longer
  * encoded text) and percent-encoded, in every string of a document before it
- * is written.
+ * is written.  The same rule names the secrets a scheduler must not be given
+ * (redact_secret_names).
  */
 #ifndef PC_REDACT_H
 #define PC_REDACT_H
@@ -30,6 +31,11 @@ struct redactor {
 /* Collect secrets from an environment array (main's environ). */
 void redactor_init(struct redactor *r, char *const *env);
 void redactor_free(struct redactor *r);
+
+/* The names of the variables of env whose values redactor_init takes as
+ * secrets, in env's order: what must not leave this host but through a
+ * channel of its own (pipelines/units, docs/units.md). */
+jv redact_secret_names(char *const *env);
 
 /* Malloc'd copy of s with every secret replaced. */
 char *redact_string(const struct redactor *r, const char *s);

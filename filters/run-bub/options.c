@@ -134,6 +134,7 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		{ "flush", no_argument, NULL, 'F' },
 		{ "prices", required_argument, NULL, 'C' },
 		{ "budget", required_argument, NULL, 'B' },
+		{ "secret-names", no_argument, NULL, 'K' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	struct stage_cli cli = STAGE_CLI(o->prog, usage, "", longs, argc, argv);
@@ -161,6 +162,7 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		case 'F': o->settle_flush = 1; break;
 		case 'C': o->prices = optarg; break;
 		case 'B': budget = optarg; break;
+		case 'K': o->secret_names = 1; break;
 		case 'g':
 			free(o->registry);
 			o->registry = absolute_path(optarg);
@@ -191,6 +193,11 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		return stage_usage_error(o->prog, usage, unrun_error), STAGE_USAGE;
 	if (budget_args(budget, usage, o) != 0)
 		return STAGE_USAGE;
+	if (o->secret_names && (o->plan || o->unrun || o->settle_scope))
+		return stage_usage_error(
+			       o->prog, usage,
+			       "--secret-names runs nothing: it takes no --plan, --unrun or --settle"),
+		       STAGE_USAGE;
 	if (!(o->runner = runner_named(runner)))
 		return unknown_runner(o->prog, usage), STAGE_USAGE;
 	/* Harbor's environment types are the harbor runner's alone */

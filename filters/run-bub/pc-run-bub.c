@@ -5,8 +5,11 @@
  * workload from run_begin to run_end (run/run.c) through workload_run
  * (run/workload.c), by the runner --runner names (runners.c).  The workloads of
  * a batch:<name> group share one trial (batch/batch_trial.c).  --settle settles
- * one session of a paired ON arm's Scope instead (paired/arm.c).
+ * one session of a paired ON arm's Scope instead (paired/arm.c);
+ * --secret-names prints the names of the environment's secrets.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "budget.h"
@@ -47,6 +50,7 @@ static char *usage_text(void)
 		"                  [--paired [--trials N] [--trial N] [--host HOST]]\n"
 		"                  [--prices FILE [--budget USD]] [--plan | --unrun WHY]\n"
 		"       " PROG " --settle SCOPE --session N [--flush]\n"
+		"       " PROG " --secret-names\n"
 		"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 		"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
 		"under DIR/<workload id>/" OUTDIR_HARBOR_JOBS
@@ -104,6 +108,21 @@ static int settle_one(const struct run_bub_options *o, const struct redactor *re
 	return rc;
 }
 
+/* --secret-names: one a line, by the redactor's rule (redact.h), for
+ * pipelines/units to keep them out of a scheduler's state; never a value. */
+static int print_secret_names(void)
+{
+	jv names = redact_secret_names(environ);
+	int failed = 0;
+
+	jv_array_foreach(names, i, name) {
+		failed = failed || printf("%s\n", jv_string_value(name)) < 0;
+		jv_free(name);
+	}
+	jv_free(names);
+	return failed || fflush(stdout) != 0 ? stage_write_error(PROG, errno) : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct run_bub_options o = { .prog = PROG, .policy = "collect-all", .jobs = 1 };
@@ -116,9 +135,13 @@ int main(int argc, char **argv)
 		free(o.registry);
 		return stage_option_exit(rc);
 	}
-	if ((rc = stage_open_streams(PROG, !o.settle_scope)) != 0) {
+	if ((rc = stage_open_streams(PROG, !o.settle_scope && !o.secret_names)) != 0) {
 		free(o.registry);
 		return rc;
+	}
+	if (o.secret_names) {
+		free(o.registry);
+		return print_secret_names();
 	}
 	redactor_init(&red, environ);
 	rc = o.settle_scope ? settle_one(&o, &red) : run_all(&o, &red);

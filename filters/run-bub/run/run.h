@@ -48,6 +48,7 @@ struct run_bub_options {
 	/* --settle SCOPE --session N [--flush]: settle one session and exit */
 	const char *settle_scope;
 	int settle_session, settle_flush;
+	int secret_names; /* --secret-names: print them and exit */
 };
 
 /* What every workload of the invocation shares.  fleet_run (fleet.h) owns
