@@ -24,6 +24,7 @@ declare -gA ELSEWHERE=(
 	["MODEL=scripted make paired CATALOG=memorycode MEMORYCODE=../shared/memorycode TRIALS=1 \\"]="a whole paired run on MemoryCode's dialogues: .ci/run's MemoryCode leg, tests/memorycode.bats (memorycode-1)"
 	["make paired HOST=codex TRIALS=1                  # pc-e2e's three workloads, Codex in both arms"]="whole paired runs on Codex and Claude Code: tests/paired-hosts.bats, .ci/run's host legs and MemoryCode leg"
 	["pipelines/slurm-cluster start ~/slurm-test   # a first try: two nodes on loopback; prints SLURM_CONF=…"]="whole runs on a Slurm cluster: tests/slurm.bats, .ci/run's Slurm leg, tests/scheduler.bats (JOBS=2)"
+	["echo '{\"*\": {\"input\": 3, \"cached_input\": 0.3, \"output\": 15}}' >prices.json"]="whole paired runs priced and with a budget: tests/spend.bats, tests/retry.bats"
 	["./pc-e2e plan HELP=0.20 HURT=0.05                 # power with 50 workloads, and how many for 80 %"]="plans from rates and from a pilot's paired-report.json: tests/power.bats"
 	["pc-report --plan --help-rate 0.20 --hurt-rate 0.05"]="the plan at these rates, through ./pc-e2e plan: tests/power.bats"
 	["# two runs of the catalog, a day apart, recorded in one SQLite file"]="an illustration with elided pipes (…) and their output: the ledger recipe after it runs here; tests/ledger.bats covers trends"
