@@ -48,7 +48,10 @@ units_output() {
 units_attempt_spend() {
 	local a
 	for a in "$@"; do
-		find "$a/accounts" -name account.json -exec cat {} + 2>/dev/null |
-			jq -n '[inputs | .spend.usd // 0] | add // 0'
+		if [ -d "$a/accounts" ]; then
+			find "$a/accounts" -name account.json -exec cat {} + | jq -n '[inputs | .spend.usd // 0] | add // 0'
+		else
+			echo 0
+		fi
 	done
 }
