@@ -3,6 +3,7 @@
 # writes itself. In order:
 #   run_settings   MODEL, RUNNER, JOBS, the units' settings and the catalog;
 #   run_flag       each setting pc-run-bub holds a limit of, as its option;
+#   run_spend      (paired) PRICES and BUDGET_USD, as run_flags;
 #   run_hosts      (paired) the hosts of the PowerContext under test, their
 #                  pins, for pc-run-bub --host;
 #   run_check      the selection through pc-select and pc-run-bub --plan
@@ -63,16 +64,35 @@ run_flag() {
 	run_hint_of[$2]=${4:-}
 }
 
+# run_spend: PRICES=FILE (USD per million tokens per model, docs/paired.md)
+# and BUDGET_USD=X as pc-run-bub's --prices and --budget, which refuse a bad
+# table, and under a budget a model without a price; run_prices is the
+# table's absolute path (or empty). BUDGET_USD without PRICES: exit 64.
+run_spend() {
+	run_prices=
+	if [ -n "${BUDGET_USD:-}" ] && [ -z "${PRICES:-}" ]; then
+		echo "$run_prog: BUDGET_USD=$BUDGET_USD needs PRICES=FILE, the price of every model the run calls (docs/paired.md)" >&2
+		exit 64
+	fi
+	[ -n "${PRICES:-}" ] || return 0
+	run_prices=$(realpath -m -- "$PRICES")
+	run_flag PRICES="$PRICES" --prices "$run_prices"
+	[ -z "${BUDGET_USD:-}" ] || run_flag BUDGET_USD="$BUDGET_USD" --budget "$BUDGET_USD"
+}
+
 # run_check [pc-select argument…]: the selection, then pc-run-bub --plan
 # with run_flags on it: what either refuses is refused before anything
 # runs. pc-select's refusal keeps its status; pc-run-bub's is one line (its
 # message, naming the setting behind the option it names), exit 64.
 run_check() {
-	local selection refusal message option
+	local selection refusal message option server=()
 	selection=$("$run_bin/pc-select" --manifests "$run_manifests" --root "$run_catalog" "$@") ||
 		exit
-	refusal=$("$run_bin/pc-run-bub" "${run_flags[@]}" --plan <<<"$selection" 2>&1 >/dev/null) &&
-		return 0
+	# the Server's models as the run will set them (a price is asked for each)
+	[ -z "$run_scripts" ] || server=(env -u POWERCONTEXT_SERVER_INFERENCE_EMBEDDING_MODEL
+		"POWERCONTEXT_SERVER_INFERENCE_GENERATION_MODEL=$scripted_model_extractor")
+	refusal=$("${server[@]}" "$run_bin/pc-run-bub" "${run_flags[@]}" --plan <<<"$selection" \
+		2>&1 >/dev/null) && return 0
 	# its message, without the synopsis a usage error repeats
 	message=$(sed -n 's/^pc-run-bub: //p' <<<"$refusal" | head -n 1)
 	message=${message:-$refusal}

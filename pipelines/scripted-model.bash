@@ -3,6 +3,11 @@
 # pipelines/run.bash for MODEL=scripted, and pipelines/unit-run). PROG, the
 # caller's name, begins each message.
 
+# The model the Server's Memory extractor runs on with the scripted model;
+# openai-chat: is the chat-completions client (openai: would be the
+# Responses API).
+scripted_model_extractor=openai-chat:pc-e2e-scripted/extractor
+
 # scripted_model_refuse_remote PROG: every endpoint the caller set for a
 # model must be on loopback: a scripted run talks to no provider.
 scripted_model_refuse_remote() {
@@ -61,10 +66,9 @@ scripted_model_start() {
 	# Bub: the model itself comes per workload from pc-run-bub --model-scripts.
 	export BUB_API_BASE=$url BUB_API_KEY=scripted-model-takes-no-key
 	unset BUB_MODEL
-	# The Server's Memory extractor; openai-chat: is the chat-completions client
-	# (openai: would be the Responses API), OPENAI_BASE_URL for releases
-	# without a generation base URL setting.
-	export POWERCONTEXT_SERVER_INFERENCE_GENERATION_MODEL=openai-chat:pc-e2e-scripted/extractor
+	# The Server's Memory extractor, OPENAI_BASE_URL for releases without a
+	# generation base URL setting.
+	export POWERCONTEXT_SERVER_INFERENCE_GENERATION_MODEL=$scripted_model_extractor
 	export OPENAI_BASE_URL=$url OPENAI_API_KEY=scripted-model-takes-no-key
 	# Codex reads the two above (its openai_base_url ends in /v1); Claude Code
 	# adds /v1/messages to its base URL itself.

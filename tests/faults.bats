@@ -43,6 +43,9 @@ peer_failure() {
 	assert_exit 0
 	[[ $(rec 'length' -s) == 1 ]] || fail "expected one record, got: $output"
 	[[ $(rec_r .status) == failed ]] || fail "status is not failed: $output"
+	# the agent's own failure, at the first step it failed (docs/DESIGN.md §2.3)
+	[[ $(rec_r '.fault | "\(.class) \(.kind) \(.transient) \(.step)"') == \
+		"infrastructure agent-exit false ${STEPS[0]}" ]] || fail "fault: $(rec .fault)"
 	# Every step that ran failed the same way, and its error says so.
 	for step in "${STEPS[@]}"; do
 		[[ $(rec '[.errors[] | select(startswith($p) and contains($c))] | length' \
@@ -81,6 +84,8 @@ server_fault() {
 	[[ $(rec_r .status) == failed ]] || fail "status: $(rec_r .status)"
 	assert_contains "$(rec_r '.errors[]')" "final Memory: POST /v1/memory/entries/list" "errors"
 	assert_contains "$(rec_r '.errors[]')" "$2" "errors"
+	[[ $(rec_r '.fault | "\(.class) \(.kind) \(.transient) \(.step)"') == "infrastructure server true null" ]] ||
+		fail "fault: $(rec .fault)"
 	[[ $(rec .powercontext.memory_after) == null && $(rec .powercontext.probes) == '[]' ]] ||
 		fail "after a failed final listing: $(rec '.powercontext | {memory_after, probes}')"
 	local step
@@ -204,6 +209,8 @@ stop_mid_prompt() {
 		schema_ok e2e-run "$T/records.jsonl"
 		[[ $(rec_r .status) == failed ]] || fail "SIG$sig: status $(rec_r .status)"
 		assert_contains "$(rec_r '.errors[]')" "step capture: CancelledError: stopped waiting for session/prompt: pc-run-bub received SIG$sig"
+		[[ $(rec_r '.fault | "\(.class) \(.kind) \(.transient) \(.step)"') == "infrastructure stopped false capture" ]] ||
+			fail "SIG$sig: fault $(rec .fault)"
 		assert_stderr_contains "stopped by SIG$sig"
 		# the trial is complete on disk: its result names the cancelled step, the next never ran
 		assert_json_files "$(trial_dir)/result.json" "$(rec_r .job_dir)/result.json"

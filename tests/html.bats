@@ -409,6 +409,8 @@ colour_values() {
 	grep -q '<circle class="pt" cx="440.0" cy="58" r="4"/>' "$T/paired.html" || fail "ON's point is not at 100%"
 	grep -qF '<p class="delta">Scored pairs: 6; ON minus OFF: +1.00 [+1.00, +1.00]; ON better in 6, OFF better in 0, tied in 0</p>' "$T/paired.html"
 	grep -qF '<p class="sign">What the pairs show: 6 pairs, 6 discordant (ON better); ON better at 0.05 (exact sign test p = 0.03125).</p>' "$T/paired.html"
+	# the whole sample reads its workloads, of which there is one
+	grep -qF '<p class="sign">What the pairs show: 6 pairs, 6 discordant (ON better); by workload: 1 workload, 1 discordant (ON better); too few to show anything: the exact sign test needs at least 6 discordant workloads one way at 0.05.</p>' "$T/paired.html"
 	run grep -nE 'http|//|url\(|@import|<script|src=' "$T/paired.html"
 	assert_failure
 	mkdir -p "$OUT"

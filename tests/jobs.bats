@@ -205,7 +205,9 @@ assert_no_worker_left() {
 	run rec '[.workload.id, .status, .errors, .job_dir == null]'
 	assert_output '["project-database-decision","failed",["the pc-run-bub worker process running this workload ended (signal 9 (Killed)) before writing its record"],true]
 ["locomo-support-group","completed",[],false]'
-	assert_stderr_contains "[$ID " "failed: the pc-run-bub worker process running this workload ended (signal 9 (Killed))"
+	run rec 'select(.fault) | .fault'
+	assert_output '{"class":"infrastructure","kind":"unit-lost","transient":true,"step":null,"status":null,"retry_after":null,"words":"the pc-run-bub worker process running this workload ended (signal 9 (Killed)) before writing its record"}'
+	assert_stderr_contains "[$ID " "failed: infrastructure unit-lost: the pc-run-bub worker process running this workload ended (signal 9 (Killed))"
 	assert_peer_gone
 	assert_no_worker_left
 }

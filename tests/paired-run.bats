@@ -117,7 +117,7 @@ refused() {
 	assert_exit 2
 	[[ ${lines[-4]} == "## What the pairs show (pc-e2e)" ]] || fail "$(printf '%s\n' "${lines[@]: -4}")"
 	[[ ${lines[-3]} == "$ID: no scored pair; too few to show anything: $need" ]] || fail "${lines[-3]}"
-	[[ ${lines[-2]} == "All workloads: no scored pair; too few to show anything: $need" ]] || fail "${lines[-2]}"
+	[[ ${lines[-2]} == "All workloads: no scored pair; by workload: no scored workload; too few to show anything: ${need/pairs/workloads}" ]] || fail "${lines[-2]}"
 	# then what a sample of this size could detect (docs/DESIGN.md §11.8)
 	[[ ${lines[-1]} == "Detectable: 0 workloads, 0 % discordant: none: no discordant workload"* ]] || fail "${lines[-1]}"
 	[[ ${stderr_lines[-1]} == "paired: provisioning (PowerContext $commit,"*"; exit 2" ]] || fail "${stderr_lines[-1]}"

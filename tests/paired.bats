@@ -36,7 +36,8 @@ setup() {
 	assert_output 2
 	run --separate-stderr pipelines/paired-report "$T/run"
 	assert_output --partial "w: 6 pairs, 6 discordant (ON better); ON better at 0.05 (exact sign test p = 0.03125)"
-	assert_output --partial "All workloads: 6 pairs, 6 discordant (ON better); ON better at 0.05 (exact sign test p = 0.03125)"
+	# six trials of one workload are one workload: the test over workloads has too few
+	assert_output --partial "All workloads: 6 pairs, 6 discordant (ON better); by workload: 1 workload, 1 discordant (ON better); too few to show anything: the exact sign test needs at least 6 discordant workloads one way at 0.05"
 	TRIALS=8 run --separate-stderr pipelines/paired-report "$T/run"
 	assert_output --partial "Preliminary: 8 trial(s) per arm."
 }
@@ -44,11 +45,11 @@ setup() {
 @test "the sign test reads discordant pairs alone: too few, or either way" {
 	paired_trials 1 passed failed
 	run --separate-stderr pipelines/paired-report "$T/run"
-	assert_output --partial "All workloads: 1 pair, 1 discordant (ON better); too few to show anything: the exact sign test needs at least 6 discordant pairs one way at 0.05"
+	assert_output --partial "w: 1 pair, 1 discordant (ON better); too few to show anything: the exact sign test needs at least 6 discordant pairs one way at 0.05"
 	rm -rf "$T/run"
 	paired_trials 6 failed passed
 	run --separate-stderr pipelines/paired-report "$T/run"
-	assert_output --partial "All workloads: 6 pairs, 6 discordant (OFF better); OFF better at 0.05 (exact sign test p = 0.03125)"
+	assert_output --partial "w: 6 pairs, 6 discordant (OFF better); OFF better at 0.05 (exact sign test p = 0.03125)"
 	assert_exit 0
 }
 
@@ -61,6 +62,21 @@ arms_of() {
 		paired_arm "$w" "$n" off 1 "$off"
 		paired_arm "$w" "$n" on 2 "$on"
 	done
+}
+
+@test "across workloads the sign test counts workloads: six one way read a verdict, three of two trials each do not" {
+	local w
+	for w in a b c d e f; do arms_of "$w" failed passed 1; done >"$T/six.jsonl"
+	run --separate-stderr pc-evaluate --paired <"$T/six.jsonl"
+	save_stdout "$T/six.json"
+	run --separate-stderr pc-report --paired --format text <"$T/six.json"
+	assert_exit 0
+	[[ ${lines[-2]} == "All workloads: 6 pairs, 6 discordant (OFF better); by workload: 6 workloads, 6 discordant (OFF better); OFF better at 0.05 (exact sign test p = 0.03125)" ]] || fail "${lines[-2]}"
+	for w in a b c; do arms_of "$w" passed failed 1 2; done >"$T/three.jsonl"
+	run --separate-stderr pc-evaluate --paired --trials 2 <"$T/three.jsonl"
+	save_stdout "$T/three.json"
+	run --separate-stderr pc-report --paired --format text <"$T/three.json"
+	[[ ${lines[-2]} == "All workloads: 6 pairs, 6 discordant (ON better); by workload: 3 workloads, 3 discordant (ON better); too few to show anything: the exact sign test needs at least 6 discordant workloads one way at 0.05" ]] || fail "${lines[-2]}"
 }
 
 @test "the text report ends with what the pairs show in words, per workload and in total: too few under six discordant pairs one way, no evidence when mixed, the way and p when shown; report.md has none of it" {
@@ -82,7 +98,8 @@ arms_of() {
 	[[ ${lines[-5]} == "tied: 3 pairs, none discordant; too few to show anything: $need" ]] || fail "${lines[-5]}"
 	[[ ${lines[-4]} == "none: no scored pair; too few to show anything: $need" ]] || fail "${lines[-4]}"
 	[[ ${lines[-3]} == "mixed: 7 pairs, 7 discordant (ON better in 6, OFF better in 1); no evidence either way at 0.05 (p = 0.125): $need, and more when some go the other way" ]] || fail "${lines[-3]}"
-	[[ ${lines[-2]} == "All workloads: 15 pairs, 12 discordant (ON better in 11, OFF better in 1); ON better at 0.05 (exact sign test p = 0.006348)" ]] || fail "${lines[-2]}"
+	# eleven pairs to one would read "ON better" (p = 0.006348); the workloads, two to none, cannot
+	[[ ${lines[-2]} == "All workloads: 15 pairs, 12 discordant (ON better in 11, OFF better in 1); by workload: 3 workloads, 2 discordant (ON better); too few to show anything: the exact sign test needs at least 6 discordant workloads one way at 0.05" ]] || fail "${lines[-2]}"
 	# three workloads with a scored pair, two of them discordant: too few for any net gain
 	[[ ${lines[-1]} == "Detectable: 3 workloads, 67 % discordant: none: even with every discordant workload one way, power is 0.00 (exact sign test over workloads, 0.05)." ]] || fail "${lines[-1]}"
 	# report.md is the release's: pc-e2e's reading is not in it

@@ -50,6 +50,9 @@ setup() {
 	assert_exit 0
 	assert_equal "$(jq -c '[.arm.trial, .arm.arm, .status, .errors]' <<<"$output")" \
 		'[2,"on","failed",["gone"]]'$'\n''[2,"off","failed",["gone"]]'
+	# the unit was lost: infrastructure, worth another attempt (docs/DESIGN.md §2.3)
+	assert_equal "$(jq -c '.fault' <<<"$output" | sort -u)" \
+		'{"class":"infrastructure","kind":"unit-lost","transient":true,"step":null,"status":null,"retry_after":null,"words":"gone"}'
 	run --separate-stderr pc-run-bub --plan --unrun "gone" <"$T/batch.jsonl"
 	assert_exit 64
 	assert_stderr_contains "pc-run-bub: --plan and --unrun cannot be used together"

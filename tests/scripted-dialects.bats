@@ -173,6 +173,8 @@ WORK="Report on the scripted dialects."
 		esac
 		first=$(cat "$T/usage")
 		[[ $(jq '[.. | numbers] | length > 2 and min >= 0' <<<"$first") == true ]] || fail "$dialect usage: $first"
+		# the model's own ledger logs the usage its reply reported
+		[[ $(tail -n 1 "$LOG" | jq -cS .usage) == "$(jq -cS . <<<"$first")" ]] || fail "$dialect: the log's usage is not the reply's: $(tail -n 1 "$LOG")"
 		case $dialect in
 		chat) [[ $(jq '.prompt_tokens > .prompt_tokens_details.cached_tokens and .prompt_tokens_details.cached_tokens > 0
 			and .completion_tokens > 0 and .total_tokens == .prompt_tokens + .completion_tokens' <<<"$first") == true ]] ;;
@@ -192,6 +194,7 @@ WORK="Report on the scripted dialects."
 	# the Server's extractor is answered with usage too
 	post /chat/completions '{"model":"pc-e2e-scripted/extractor","messages":[{"role":"user","content":"Reply with one token."}]}'
 	[[ $(jq '.usage.prompt_tokens > 0 and .usage.completion_tokens > 0' <<<"$output") == true ]] || fail "extractor: $output"
+	[[ $(tail -n 1 "$LOG" | jq -cS .usage) == "$(jq -cS .usage <<<"$output")" ]] || fail "extractor: the log's usage: $(tail -n 1 "$LOG")"
 }
 
 @test "scripted dialects: each host's recalled context is where it puts it; its system messages and item runs are not turns" {

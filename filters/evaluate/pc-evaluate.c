@@ -26,7 +26,7 @@
 #include "json.h"
 #include "json_out.h"
 #include "outdir.h"
-#include "paired.h"
+#include "paired_run.h"
 #include "replays.h"
 #include "stage.h"
 #include "verdict.h"
@@ -230,34 +230,6 @@ static int evaluate_all(struct evaluation_pass *pass)
 	return status;
 }
 
-/* --paired: every observation on stdin, then their one report. */
-static int summarize_paired(const struct evaluate_options *o, const struct redactor *red)
-{
-	struct stage_input in;
-	struct pc_err e;
-	jv doc, observations = jv_array();
-	int trials = o->trials;
-
-	stage_input_open(&in, PROG, red, SCHEMA_PAIRED_ARM, &doc_paired_arm);
-	while (stage_input_next(&in, &doc)) {
-		int trial = (int)json_number_at(doc, "trial", 1);
-		trials = !o->trials && trial > trials ? trial : trials;
-		observations = jv_array_append(observations, doc);
-	}
-	stage_input_close(&in);
-	if (in.status != EXIT_OK || in.count == 0) {
-		jv_free(observations);
-		return in.status != EXIT_OK ? in.status
-					    : stage_die(PROG, red, EXIT_INVALID,
-							"no paired arm observations on stdin");
-	}
-	jv report = paired_summarize(observations, trials, o->prefix);
-	int code = verdict_paired_exit(report);
-	if (stage_deliver(o->output, ".", "paired-report.json", red, report, &e) != 0)
-		return stage_die(PROG, red, EXIT_INVALID, e.msg);
-	return code;
-}
-
 int main(int argc, char **argv)
 {
 	struct evaluate_options o;
@@ -272,7 +244,7 @@ int main(int argc, char **argv)
 		return rc;
 	redactor_init(&red, environ);
 	if (o.paired) {
-		rc = summarize_paired(&o, &red);
+		rc = paired_pass(PROG, o.trials, o.prefix, o.output, &red);
 		redactor_free(&red);
 		return rc;
 	}

@@ -19,6 +19,9 @@
 #define SCHEMA_CAPTURE       "powercontext.bub-capture-event/v1"
 #define SCHEMA_PAIRED_ARM    "powercontext.e2e-paired-arm/v3"
 #define SCHEMA_PAIRED_REPORT "powercontext.e2e-paired-report/v4"
+/* pc-e2e's own beside 1.4.1's: an arm's fault and spend, and a run's */
+#define SCHEMA_PAIRED_ACCOUNT "pc-e2e.paired-arm-account/v1"
+#define SCHEMA_PAIRED_RUN     "pc-e2e.paired-run/v1"
 
 /* pc-e2e's own case attribute: each assertion's EXPECTED and ACTUAL and the
  * evidence of one that does not hold (filters/evaluate/diagnosis.h), which

@@ -105,6 +105,69 @@ const struct shape paired_arm_run = {
 	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = arm_run_fields
 };
 
+/* ---- an arm's account (pc-e2e's, beside the observation) ---- */
+
+static const struct shape s_fault_class = { .kind = SK_STRING, .check_text = rule_fault_class };
+static const struct shape s_int_null = { .kind = SK_INT, .flags = SHAPE_NULLABLE };
+static const struct shape s_num_null = { .kind = SK_NUMBER, .flags = SHAPE_NULLABLE };
+static const struct field fault_fields[] = {
+	{ "class", &s_fault_class, 0, NULL },
+	{ "kind", &part_str, 0, NULL },
+	{ "transient", &part_bool, OPT, "false" },
+	{ "step", &part_str_null, OPT, NULL },
+	{ "status", &s_int_null, OPT, NULL },
+	{ "retry_after", &s_num_null, OPT, NULL },
+	{ "words", &part_str, OPT, "\"\"" },
+	END
+};
+const struct shape paired_fault = {
+	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = fault_fields
+};
+static const struct shape s_usd =
+	{ .kind = SK_NUMBER, .flags = SHAPE_NULLABLE | SHAPE_MIN, .min = 0 };
+static const struct field agent_spend_fields[] = {
+	{ "model", &part_str_null, 0, NULL },
+	{ "input_tokens", &part_count, 0, NULL },
+	{ "cached_tokens", &part_count, 0, NULL },
+	{ "output_tokens", &part_count, 0, NULL },
+	{ "estimated_steps", &part_count, 0, NULL },
+	{ "usd", &s_usd, 0, NULL },
+	END
+};
+static const struct shape s_agent_spend = { .kind = SK_OBJECT, .fields = agent_spend_fields };
+static const struct field extraction_spend_fields[] = {
+	{ "model", &part_str_null, 0, NULL },
+	{ "embedding_model", &part_str_null, 0, NULL },
+	{ "requests", &part_count, 0, NULL },
+	{ "input_tokens", &part_count, 0, NULL },
+	{ "output_tokens", &part_count, 0, NULL },
+	{ "embedding_tokens", &part_count, 0, NULL },
+	{ "usd", &s_usd, 0, NULL },
+	END
+};
+static const struct shape s_extraction_spend =
+	{ .kind = SK_OBJECT, .fields = extraction_spend_fields };
+static const struct field spend_fields[] = {
+	{ "agent", &s_agent_spend, 0, NULL },
+	{ "extraction", &s_extraction_spend, 0, NULL },
+	{ "usd", &s_usd, 0, NULL },
+	END
+};
+static const struct shape s_spend = { .kind = SK_OBJECT, .fields = spend_fields };
+static const struct shape s_paired_account_schema =
+	{ .kind = SK_STRING, .check_text = rule_paired_account_schema };
+static const struct field paired_account_fields[] = {
+	{ "schema", &s_paired_account_schema, 0, NULL },
+	{ "run_id", &part_str, 0, NULL },
+	{ "task_id", &part_str, 0, NULL },
+	{ "trial", &s_trial, 0, NULL },
+	{ "arm", &s_arm, 0, NULL },
+	{ "fault", &paired_fault, 0, NULL },
+	{ "spend", &s_spend, 0, NULL },
+	END
+};
+const struct shape doc_paired_account = { .kind = SK_OBJECT, .fields = paired_account_fields };
+
 /* ---- paired report (1.4.1's PairedReport) ---- */
 
 static const struct field interval_fields[] = {
@@ -115,7 +178,6 @@ static const struct field interval_fields[] = {
 static const struct shape s_interval =
 	{ .kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = interval_fields };
 static const struct shape s_runs = { .kind = SK_INT, .flags = SHAPE_MIN, .min = 1 };
-static const struct shape s_num_null = { .kind = SK_NUMBER, .flags = SHAPE_NULLABLE };
 static const struct field metric_fields[] = {
 	{ "runs", &s_runs, 0, NULL },
 	{ "mean", &part_num, 0, NULL },

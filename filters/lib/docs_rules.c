@@ -181,11 +181,26 @@ int rule_runner(const char *s, size_t n, char *why, size_t whylen)
 CONST_CHECK(rule_run_schema, SCHEMA_RUN)
 CONST_CHECK(rule_paired_arm_schema, SCHEMA_PAIRED_ARM)
 CONST_CHECK(rule_paired_report_schema, SCHEMA_PAIRED_REPORT)
+CONST_CHECK(rule_paired_account_schema, SCHEMA_PAIRED_ACCOUNT)
+
+int rule_fault_class(const char *s, size_t n, char *why, size_t whylen)
+{
+	(void)n;
+	static const char *const ok[] = { "provider", "infrastructure", "harness", NULL };
+	return one_of(s, ok, why, whylen);
+}
 
 int rule_arm(const char *s, size_t n, char *why, size_t whylen)
 {
 	(void)n;
 	static const char *const ok[] = { "off", "on", NULL };
+	return one_of(s, ok, why, whylen);
+}
+
+int rule_fault_class(const char *s, size_t n, char *why, size_t whylen)
+{
+	(void)n;
+	static const char *const ok[] = { "provider", "infrastructure", "harness", NULL };
 	return one_of(s, ok, why, whylen);
 }
 

@@ -17,6 +17,8 @@
 #define HARBOR_ACP_SUMMARY_FILE "acp-summary.json"
 #define HARBOR_ACP_EVENTS_FILE  "acp-events.jsonl"
 #define HARBOR_TRAJECTORY_FILE  "trajectory.json"
+/* The ACP agent's stderr, in the same directory. */
+#define HARBOR_ACP_STDERR_FILE "acp.txt"
 /* In a step's agent/ directory from before the agent starts until its
  * session succeeds: PowerContext 1.4.1's verifiers score 0 while it is
  * there, so a failed session can never pass its step. */

@@ -211,15 +211,21 @@ int stage_check_document(const struct json_reader *in, long line, const char *sc
 	return 0;
 }
 
-static int next_document(struct json_reader *in, const char *schema,
-			 const struct shape *shape, jv *out, long *line, struct pc_err *e)
+static int next_document(struct stage_input *s, jv *out, long *line, struct pc_err *e)
 {
 	jv doc;
-	int rc = json_reader_next(in, &doc, line, e);
+	int rc = json_reader_next(&s->reader, &doc, line, e);
 
 	if (rc <= 0)
 		return rc;
-	return stage_check_document(in, *line, schema, shape, doc, out, e) == 0 ? 1 : -1;
+	const char *named = jv_get_kind(doc) == JV_KIND_OBJECT ? json_str(doc, "schema") : NULL;
+	if (s->then_schema && named && !strcmp(named, s->then_schema)) {
+		s->schema = s->then_schema;
+		s->shape = s->then_shape;
+		s->then_schema = NULL;
+	}
+	return stage_check_document(&s->reader, *line, s->schema, s->shape, doc, out, e) == 0 ? 1
+											      : -1;
 }
 
 int stage_emit(const struct redactor *r, jv v, struct pc_err *e)
@@ -252,6 +258,8 @@ void stage_input_open(struct stage_input *s, const char *prog,
 	s->red = red;
 	s->schema = schema;
 	s->shape = shape;
+	s->then_schema = NULL;
+	s->then_shape = NULL;
 	s->status = EXIT_OK;
 	s->count = 0;
 }
@@ -262,7 +270,7 @@ int stage_input_next(struct stage_input *s, jv *doc)
 	long line;
 	int got;
 
-	while ((got = next_document(&s->reader, s->schema, s->shape, doc, &line, &e)) < 0) {
+	while ((got = next_document(s, doc, &line, &e)) < 0) {
 		s->status = stage_die(s->prog, s->red, EXIT_INVALID, e.msg);
 		if (s->reader.eof)
 			return 0;

@@ -118,6 +118,10 @@ struct stage_input {
 	const char *prog, *schema;
 	const struct shape *shape;
 	const struct redactor *red;
+	/* documents of another schema that may follow (NULL: none): the first
+	 * that names it switches the input to it and its shape for good */
+	const char *then_schema;
+	const struct shape *then_shape;
 	int status; /* EXIT_OK, or EXIT_INVALID once anything was rejected */
 	int count;  /* valid documents returned */
 };

@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "account.h"
 #include "docs.h"
 #include "harbor_trial.h"
 #include "json.h"
 #include "observe.h"
 #include "outdir.h"
+#include "prices.h"
 #include "replay.h"
 #include "stage.h"
 
@@ -27,11 +29,12 @@ extern char **environ;
 #define PROG "pc-normalize"
 
 static const char usage[] =
-	"usage: " PROG " [--paired] [--output DIR]\n"
+	"usage: " PROG " [--paired [--prices FILE]] [--output DIR]\n"
 	"Reads powercontext.e2e-run/v1 records on stdin and writes one\n"
 	"powercontext.e2e-evidence/v1 replay per record, rebuilt from the record and\n"
 	"the files under its trial directory; with --paired, each paired arm's\n"
-	"powercontext.e2e-paired-arm/v3 observation instead.  More: man " PROG ".\n";
+	"powercontext.e2e-paired-arm/v3 observation instead, and under DIR its\n"
+	"pc-e2e.paired-arm-account/v1 account beside it.  More: man " PROG ".\n";
 
 static int normalize_one(void *ctx, jv record, const struct json_reader *raw, jv *replay,
 			 int *code, struct pc_err *e)
@@ -41,6 +44,8 @@ static int normalize_one(void *ctx, jv record, const struct json_reader *raw, jv
 	return 0;
 }
 
+static char *arm_dir(jv record);
+
 static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *observation,
 		       int *code, struct pc_err *e)
 {
@@ -48,7 +53,7 @@ static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *
 	const char *trial =
 		jv_get_kind(trial_dir) == JV_KIND_STRING ? jv_string_value(trial_dir) : NULL;
 
-	(void)ctx, (void)raw, (void)code;
+	(void)raw, (void)code;
 	jv arm = json_get(record, "arm");
 	int is_arm = jv_get_kind(arm) == JV_KIND_OBJECT;
 	jv_free(arm);
@@ -60,6 +65,11 @@ static int observe_one(void *ctx, jv record, const struct json_reader *raw, jv *
 	/* a trial that wrote no result is judged on nothing of Harbor's */
 	jv result = harbor_trial_result(trial);
 	*observation = observe_arm(record, harbor_trial_observation(record, result), result);
+	if (ctx) {
+		char *dir = arm_dir(record);
+		accounts_add(ctx, dir, record, *observation);
+		free(dir);
+	}
 	jv_free(result);
 	jv_free(trial_dir);
 	return 0;
@@ -88,11 +98,34 @@ static char *record_dir(jv record)
 	return dir;
 }
 
+/* --paired: every arm's observation, then with an output each arm's
+ * account beside it, priced by the table at prices (NULL: none). */
+static int normalize_arms(struct stage_pass *arms, const char *output, const char *prices,
+			  const struct redactor *red)
+{
+	struct accounts accounts;
+	struct pc_err e;
+	jv table = jv_null();
+
+	if (prices && prices_load(prices, &table, &e) != 0) {
+		pc_wrap(&e, "--prices: ");
+		return stage_die(PROG, red, EXIT_USAGE, e.msg);
+	}
+	accounts_init(&accounts, table);
+	arms->ctx = output ? &accounts : NULL;
+	int status = stage_run_pass(arms, output, red);
+	if (output && status != EXIT_INVALID && accounts_write(&accounts, output, red, &e) != 0)
+		status = stage_die(PROG, red, EXIT_INVALID, e.msg);
+	accounts_free(&accounts);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "paired", no_argument, NULL, 'p' },
+		{ "prices", required_argument, NULL, 'c' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	struct stage_cli cli = STAGE_CLI(PROG, usage, "", longs, argc, argv);
@@ -105,7 +138,7 @@ int main(int argc, char **argv)
 		.none = "no run records on stdin",
 		.make = normalize_one,
 	};
-	const struct stage_pass arms = {
+	struct stage_pass arms = {
 		.prog = PROG,
 		.schema = SCHEMA_RUN,
 		.shape = &doc_run,
@@ -114,21 +147,26 @@ int main(int argc, char **argv)
 		.none = "no run records on stdin",
 		.make = observe_one,
 	};
-	const char *output = NULL;
+	const char *output = NULL, *prices = NULL;
 	struct redactor red;
 	int c, status, paired = 0;
 
 	while ((c = stage_option(&cli)) >= 0)
 		if (c == 'p')
 			paired = 1;
+		else if (c == 'c')
+			prices = optarg;
 		else
 			output = optarg;
 	if (c != STAGE_END)
 		return stage_option_exit(c);
+	if (prices && !paired)
+		return stage_usage_error(PROG, usage, "--prices needs --paired");
 	if ((status = stage_open_streams(PROG, 1)) != 0)
 		return status;
 	redactor_init(&red, environ);
-	status = stage_run_pass(paired ? &arms : &pass, output, &red);
+	status = paired ? normalize_arms(&arms, output, prices, &red)
+			: stage_run_pass(&pass, output, &red);
 	redactor_free(&red);
 	return status;
 }

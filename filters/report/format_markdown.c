@@ -10,6 +10,7 @@
 #include "json.h"
 #include "paired.h"
 #include "report_md.h"
+#include "run_account.h"
 #include "trend.h"
 
 /* Each false assertion's EXPECTED → ACTUAL and evidence, when the case
@@ -94,11 +95,17 @@ static void render_markdown(struct report_out *o, struct cases *cs, const struct
 }
 
 /* --paired's markdown is 1.4.1's report.md, which names neither the
- * run's facts nor colours */
-static void paired_markdown(struct sbuf *b, jv report, const struct page_facts *facts, int color)
+ * run's facts nor colours, then after a rule pc-e2e's run.md, when it has
+ * an account of the run */
+static void paired_markdown(struct sbuf *b, jv report, jv account, const struct page_facts *facts,
+			    int color)
 {
 	(void)facts, (void)color;
 	paired_add_markdown(b, report);
+	if (run_account_any(account)) {
+		sbuf_add(b, "\n---\n");
+		run_account_add_text(b, account);
+	}
 }
 
 const struct report_format format_markdown = {

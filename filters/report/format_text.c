@@ -172,10 +172,11 @@ static void render_text(struct report_out *o, struct cases *cs, const struct rep
 }
 
 /* --paired's text names neither the run's facts nor colours */
-static void paired_text(struct sbuf *b, jv report, const struct page_facts *facts, int color)
+static void paired_text(struct sbuf *b, jv report, jv account, const struct page_facts *facts,
+			int color)
 {
 	(void)facts, (void)color;
-	paired_add_text(b, report);
+	paired_add_text(b, report, account);
 }
 
 const struct report_format format_text = {

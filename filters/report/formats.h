@@ -38,9 +38,12 @@ struct report_format {
 	void (*live)(struct report_out *o, const struct report_case *c,
 		     const struct report_settings *s);
 	/* NULL, or --paired's report (borrowed) in this format, with what
-	 * the arm observations tell of the run (facts, borrowed) and whether
-	 * it may use colour: the formats --paired takes are these rows. */
-	void (*paired)(struct sbuf *b, jv report, const struct page_facts *facts, int color);
+	 * the arm observations tell of the run (facts, borrowed), pc-e2e's
+	 * own account of it (run_account.h, borrowed; null for none) and
+	 * whether it may use colour: the formats --paired takes are these
+	 * rows. */
+	void (*paired)(struct sbuf *b, jv report, jv account, const struct page_facts *facts,
+		       int color);
 };
 
 /* The format called name, or NULL. */

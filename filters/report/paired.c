@@ -7,6 +7,7 @@
 #include "paired.h"
 #include "paired_verdict.h"
 #include "plan.h"
+#include "run_account.h"
 
 static const char preliminary[] =
 	"Intervals are 95%: a Wilson score interval for each arm's success rate and a seeded percentile bootstrap over scored pairs for ON minus OFF. Errors, ON runs that did not receive PowerContext's treatment, and ON runs that reached another Scope are counted but left out of success rates, paired differences, and step metrics; timed-out runs stay in all three. Step metrics are the host's own usage figures as Harbor reports them. Each figure is a mean over the runs that reported it: n/a when none did, and followed by its count, as in `1,000 (1 of 2 runs)`, when only some did.";
@@ -277,25 +278,27 @@ void paired_add_markdown(struct sbuf *b, jv report)
 
 /* ---- pc-e2e's reading of the pairs ---- */
 
-static void add_reading(struct sbuf *b, const char *title, jv summary)
+static void add_reading(struct sbuf *b, const char *title, jv summary,
+			const struct plan_sample *workloads)
 {
 	sbuf_addf(b, "%s: ", title);
-	paired_add_verdict(b, summary);
+	paired_add_verdict(b, summary, workloads);
 	sbuf_add(b, "\n");
 }
 
-void paired_add_text(struct sbuf *b, jv report)
+void paired_add_text(struct sbuf *b, jv report, jv account)
 {
 	jv tasks = json_get(report, "tasks"), total = json_get(report, "total");
 
 	paired_add_markdown(b, report);
+	run_account_add_text(b, account);
 	sbuf_add(b, "\n## What the pairs show (pc-e2e)\n\n");
 	jv_array_foreach(tasks, i, task) {
-		add_reading(b, json_str(task, "task_id"), task);
+		add_reading(b, json_str(task, "task_id"), task, NULL);
 		jv_free(task);
 	}
-	add_reading(b, "All workloads", total);
 	struct plan_sample sample = plan_sample_of(report);
+	add_reading(b, "All workloads", total, &sample);
 	plan_add_detectable(b, &sample);
 	jv_free(tasks);
 	jv_free(total);

@@ -14,7 +14,9 @@
 
 /* report: a normalized powercontext.e2e-paired-report/v4 (borrowed). */
 void paired_add_markdown(struct sbuf *b, jv report);
-void paired_add_text(struct sbuf *b, jv report);
+/* text: report.md, pc-e2e's account of the run (run_account.h, borrowed,
+ * null for none), then what the pairs show. */
+void paired_add_text(struct sbuf *b, jv report, jv account);
 
 /* Pieces of report.md the other formats say in the same words: a
  * summary's (borrowed) "Scored pairs: …" line and the agent's (borrowed)

@@ -9,6 +9,7 @@
 #include "paired.h"
 #include "paired_html.h"
 #include "paired_verdict.h"
+#include "run_account_html.h"
 #include "svg.h"
 
 /* The plot: a 0-100% axis under the plot area, and one row per arm, its
@@ -116,7 +117,8 @@ static void arm_row(struct sbuf *b, jv summary, const char *arm)
 	jv_free(a);
 }
 
-static void section(struct sbuf *b, const char *title, jv summary)
+static void section(struct sbuf *b, const char *title, jv summary,
+		    const struct plan_sample *workloads)
 {
 	struct sbuf text = { 0 };
 
@@ -137,7 +139,7 @@ static void section(struct sbuf *b, const char *title, jv summary)
 	add_code_spans(b, line);
 	free(line);
 	sbuf_add(b, "</p>\n<p class=\"sign\">What the pairs show: ");
-	paired_add_verdict(&text, summary);
+	paired_add_verdict(&text, summary, workloads);
 	line = sbuf_take(&text);
 	markup_add_text(b, line);
 	free(line);
@@ -155,7 +157,8 @@ static void add_facts(struct sbuf *b, const struct page_facts *facts)
 			 "<p class=\"under-test\">The paired report names neither the PowerContext under test nor when the arms ran: give pc-report the arm observations after it.</p>\n");
 }
 
-void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color)
+void paired_add_html(struct sbuf *b, jv report, jv account, const struct page_facts *facts,
+		     int color)
 {
 	jv tasks = json_get(report, "tasks"), total = json_get(report, "total");
 	jv agent = json_get(report, "agent");
@@ -173,10 +176,12 @@ void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, 
 	free(line);
 	sbuf_add(b, "</p>\n");
 	jv_array_foreach(tasks, i, task) {
-		section(b, json_str(task, "task_id"), task);
+		section(b, json_str(task, "task_id"), task, NULL);
 		jv_free(task);
 	}
-	section(b, "All workloads", total);
+	struct plan_sample sample = plan_sample_of(report);
+	section(b, "All workloads", total, &sample);
+	run_account_add_html(b, account);
 	sbuf_add(b, "</body>\n</html>\n");
 	jv_free(tasks);
 	jv_free(total);

@@ -16,7 +16,10 @@
  * (borrowed): the PowerContext under test and when the arms ran (facts,
  * from the observations), then per workload and in total each arm's
  * success rate and Wilson interval as a plot, the ON minus OFF score and
- * what the pairs show (NO_COLOR: color 0). */
-void paired_add_html(struct sbuf *b, jv report, const struct page_facts *facts, int color);
+ * what the pairs show; then pc-e2e's account of the run (run_account.h,
+ * borrowed, null for none): its faults, retries and spend (NO_COLOR:
+ * color 0). */
+void paired_add_html(struct sbuf *b, jv report, jv account, const struct page_facts *facts,
+		     int color);
 
 #endif

@@ -12,6 +12,7 @@
 #include "paired.h"
 #include "paired_html.h"
 #include "paired_main.h"
+#include "run_account.h"
 #include "stage.h"
 #include "verdict.h"
 
@@ -52,30 +53,44 @@ static int read_input(const char *prog, const struct redactor *red, jv *report,
 	return in.status;
 }
 
-/* report.md under output: 1.4.1's file, whatever format stdout gets. */
-static int write_markdown(const char *prog, const char *output, jv report,
-			  const struct redactor *red)
+/* text (consumed) as output/name. */
+static int write_file(const char *prog, const char *output, const char *name, char *text,
+		      const struct redactor *red)
 {
-	struct sbuf b = { 0 };
 	struct pc_err e;
 	int status = EXIT_OK;
 
-	paired_add_markdown(&b, report);
-	char *text = sbuf_take(&b);
-	if (io_write_artifact(output, "report.md", text, strlen(text), &e) != 0)
+	if (io_write_artifact(output, name, text, strlen(text), &e) != 0)
 		status = stage_die(prog, red, EXIT_INVALID, e.msg);
 	free(text);
 	return status;
 }
 
+/* report.md under output: 1.4.1's file, whatever format stdout gets; and
+ * beside it pc-e2e's run.md, when it has an account of the run. */
+static int write_markdown(const char *prog, const char *output, jv report, jv account,
+			  const struct redactor *red)
+{
+	struct sbuf b = { 0 }, run = { 0 };
+
+	paired_add_markdown(&b, report);
+	int status = write_file(prog, output, "report.md", sbuf_take(&b), red);
+	if (status == EXIT_OK && run_account_any(account)) {
+		sbuf_add(&run, "# pc-e2e's account of the run\n");
+		run_account_add_text(&run, account);
+		status = write_file(prog, output, "run.md", sbuf_take(&run), red);
+	}
+	return status;
+}
+
 static int write_stdout(const char *prog, const struct report_format *format, jv report,
-			const struct page_facts *facts)
+			jv account, const struct page_facts *facts)
 {
 	struct sbuf b = { 0 };
 	const char *no_color = getenv("NO_COLOR");
 	int status = EXIT_OK;
 
-	format->paired(&b, report, facts, !(no_color && *no_color));
+	format->paired(&b, report, account, facts, !(no_color && *no_color));
 	char *text = sbuf_take(&b);
 	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
 		status = stage_write_error(prog, errno);
@@ -87,16 +102,21 @@ int paired_main(const char *prog, const struct report_format *format, const char
 		const struct redactor *red)
 {
 	struct page_facts facts;
-	jv report = jv_invalid();
+	struct pc_err e;
+	jv report = jv_invalid(), account = jv_null();
 
 	page_facts_init(&facts);
 	int status = read_input(prog, red, &report, &facts);
+	if (status == EXIT_OK && run_account_load(output, &account, &e) != 0)
+		status = stage_die(prog, red, EXIT_INVALID, e.msg);
+	account = redact_jv(red, account);
 	if (status == EXIT_OK) {
 		if (output)
-			status = write_markdown(prog, output, report, red);
-		status = stage_worst(status, write_stdout(prog, format, report, &facts));
+			status = write_markdown(prog, output, report, account, red);
+		status = stage_worst(status, write_stdout(prog, format, report, account, &facts));
 		status = stage_worst(status, verdict_paired_exit(report));
 	}
+	jv_free(account);
 	jv_free(report);
 	page_facts_free(&facts);
 	return status;

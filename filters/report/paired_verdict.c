@@ -15,14 +15,15 @@ int paired_pairs_needed(void)
 	return n;
 }
 
-/* How many pairs were scored and which way the discordant ones fell. */
-static void add_pairs(struct sbuf *b, double pairs, double on, double off)
+/* How many pairs (or workloads) were scored and which way the discordant
+ * ones fell. */
+static void add_counts(struct sbuf *b, const char *unit, double n, double on, double off)
 {
-	if (pairs == 0) {
-		sbuf_add(b, "no scored pair");
+	if (n == 0) {
+		sbuf_addf(b, "no scored %s", unit);
 		return;
 	}
-	sbuf_addf(b, "%.0f pair%s", pairs, pairs == 1 ? "" : "s");
+	sbuf_addf(b, "%.0f %s%s", n, unit, n == 1 ? "" : "s");
 	if (on + off == 0) {
 		sbuf_add(b, ", none discordant");
 		return;
@@ -34,32 +35,40 @@ static void add_pairs(struct sbuf *b, double pairs, double on, double off)
 		sbuf_add(b, on > 0 ? "ON better)" : "OFF better)");
 }
 
-static void add_needed(struct sbuf *b, int needed)
-{
-	sbuf_addf(b, "the exact sign test needs at least %d discordant pairs one way at %g",
-		  needed, SIGN_ALPHA);
-}
-
 /* A p-value above the level reads as "no evidence", which a reader takes
  * for a finding; under the least count the test could not have found
  * anything, and the words say so instead. */
-void paired_add_verdict(struct sbuf *b, jv summary)
+static void add_decision(struct sbuf *b, const char *unit, double on, double off)
 {
-	double on = json_number_at(summary, "on_better", 0);
-	double off = json_number_at(summary, "off_better", 0);
 	double p = sign_test_p(on, off);
 	int needed = paired_pairs_needed();
 
-	add_pairs(b, json_number_at(summary, "pairs", 0), on, off);
 	if (p < SIGN_ALPHA) {
 		sbuf_addf(b, "; %s better at %g (exact sign test p = %.4g)",
 			  on > off ? "ON" : "OFF", SIGN_ALPHA, p);
-	} else if (on + off < needed) {
-		sbuf_add(b, "; too few to show anything: ");
-		add_needed(b, needed);
-	} else {
-		sbuf_addf(b, "; no evidence either way at %g (p = %.4g): ", SIGN_ALPHA, p);
-		add_needed(b, needed);
-		sbuf_add(b, ", and more when some go the other way");
+		return;
 	}
+	if (on + off < needed)
+		sbuf_add(b, "; too few to show anything: ");
+	else
+		sbuf_addf(b, "; no evidence either way at %g (p = %.4g): ", SIGN_ALPHA, p);
+	sbuf_addf(b, "the exact sign test needs at least %d discordant %ss one way at %g", needed,
+		  unit, SIGN_ALPHA);
+	if (on + off >= needed)
+		sbuf_add(b, ", and more when some go the other way");
+}
+
+void paired_add_verdict(struct sbuf *b, jv summary, const struct plan_sample *workloads)
+{
+	double on = json_number_at(summary, "on_better", 0);
+	double off = json_number_at(summary, "off_better", 0);
+
+	add_counts(b, "pair", json_number_at(summary, "pairs", 0), on, off);
+	if (!workloads) {
+		add_decision(b, "pair", on, off);
+		return;
+	}
+	sbuf_add(b, "; by workload: ");
+	add_counts(b, "workload", workloads->scored, workloads->helped, workloads->hurt);
+	add_decision(b, "workload", workloads->helped, workloads->hurt);
 }

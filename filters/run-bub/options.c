@@ -94,6 +94,23 @@ static int settle_args(const char *session, const char *usage, struct run_bub_op
 	return 0;
 }
 
+/* --budget X: a number of USD from 0, which needs --prices to be held to. */
+static int budget_args(const char *budget, const char *usage, struct run_bub_options *o)
+{
+	char *end = NULL;
+
+	o->budget_usd = -1;
+	if (!budget)
+		return 0;
+	o->budget_usd = strtod(budget, &end);
+	if (!*budget || *end || !(o->budget_usd >= 0) || o->budget_usd > 1e12)
+		return stage_usage_error(o->prog, usage, "--budget must be a number of USD from 0");
+	if (!o->prices)
+		return stage_usage_error(o->prog, usage,
+					 "--budget needs --prices FILE: a model without a price cannot be held to it");
+	return 0;
+}
+
 int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_bub_options *o)
 {
 	static const struct option longs[] = {
@@ -115,11 +132,13 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		{ "settle", required_argument, NULL, 'S' },
 		{ "session", required_argument, NULL, 'N' },
 		{ "flush", no_argument, NULL, 'F' },
+		{ "prices", required_argument, NULL, 'C' },
+		{ "budget", required_argument, NULL, 'B' },
 		STAGE_STANDARD_OPTIONS,
 	};
 	struct stage_cli cli = STAGE_CLI(o->prog, usage, "", longs, argc, argv);
 	const char *runner = runners[0].name, *host = NULL, *trials = NULL, *trial = NULL;
-	const char *session = NULL;
+	const char *session = NULL, *budget = NULL;
 	struct pc_err e;
 	int c, paired = 0;
 
@@ -140,6 +159,8 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 		case 'S': o->settle_scope = optarg; break;
 		case 'N': session = optarg; break;
 		case 'F': o->settle_flush = 1; break;
+		case 'C': o->prices = optarg; break;
+		case 'B': budget = optarg; break;
 		case 'g':
 			free(o->registry);
 			o->registry = absolute_path(optarg);
@@ -168,6 +189,8 @@ int run_bub_options_parse(int argc, char **argv, const char *usage, struct run_b
 					       : NULL;
 	if (unrun_error)
 		return stage_usage_error(o->prog, usage, unrun_error), STAGE_USAGE;
+	if (budget_args(budget, usage, o) != 0)
+		return STAGE_USAGE;
 	if (!(o->runner = runner_named(runner)))
 		return unknown_runner(o->prog, usage), STAGE_USAGE;
 	/* Harbor's environment types are the harbor runner's alone */

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "budget.h"
 #include "choice.h"
 #include "docs.h"
 #include "fleet.h"
@@ -44,7 +45,7 @@ static char *usage_text(void)
 		"                  [--agent CMD] [--agent-timeout SEC] [--harbor-env TYPE]\n"
 		"                  [--model-scripts DIR] [--registry FILE] [--jobs N]\n"
 		"                  [--paired [--trials N] [--trial N] [--host HOST]]\n"
-		"                  [--plan | --unrun WHY]\n"
+		"                  [--prices FILE [--budget USD]] [--plan | --unrun WHY]\n"
 		"       " PROG " --settle SCOPE --session N [--flush]\n"
 		"Reads powercontext.e2e-selection/v1 lines and runs each workload, writing one\n"
 		"powercontext.e2e-run/v1 record per workload and the Harbor job directory\n"
@@ -76,6 +77,8 @@ static int run_all(const struct run_bub_options *o, const struct redactor *red)
 
 	if (status == EXIT_OK && jv_array_length(jv_copy(selections)) == 0)
 		status = stage_die(PROG, red, EXIT_INVALID, "no selections on stdin");
+	if (status == EXIT_OK && budget_check(o, selections, &e) != 0)
+		status = stage_die(PROG, red, EXIT_USAGE, e.msg);
 	if (status == EXIT_OK && preflight_check(o, selections, &e) != 0)
 		status = stage_die(PROG, red, EXIT_INVALID, e.msg);
 	if (status == EXIT_OK)

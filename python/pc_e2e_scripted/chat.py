@@ -56,10 +56,14 @@ def render(model, play, text, call, usage):
                       "model": model, "choices": [], "usage": usage_of(usage)}]
 
 
-def extractor_completion(scripts, body):
-    """The extractor's reply: a plain completion, with usage."""
+def extractor_usage(scripts, body):
+    """The extractor's reply text and its usage."""
     content = extraction_reply(scripts, body.get("messages", []))
-    usage = Usage(*usage_texts(body), [content])
+    return content, Usage(*usage_texts(body), [content])
+
+
+def extractor_completion(content, usage):
+    """The extractor's reply: a plain completion, with usage."""
     return {"id": "chatcmpl-extractor", "object": "chat.completion", "created": 0, "model": EXTRACTOR,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
             "usage": usage_of(usage)}

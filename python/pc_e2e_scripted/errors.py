@@ -80,10 +80,16 @@ class Mismatch(Exception):
 
 def failure(name, retry_after=None):
     """The HTTP error answer of fault row NAME (status 4xx or 5xx), with
-    RETRY_AFTER seconds when given, else the row's."""
+    RETRY_AFTER seconds when given, else the row's, in the header and the
+    message."""
     fault = FAULTS[name]
     seconds = fault.retry_after if retry_after is None else retry_after
-    return Mismatch(fault.status, fault.message, {} if seconds is None else {"Retry-After": str(seconds)}, fault)
+    if seconds is None:
+        return Mismatch(fault.status, fault.message, {}, fault)
+    # the wait in the words too, as OpenAI's own 429 bodies say it: a host
+    # that keeps the body but not the header (Bub) still passes it on
+    return Mismatch(fault.status, f"{fault.message} Please try again in {seconds}s.",
+                    {"Retry-After": str(seconds)}, fault)
 
 
 def error_body(shape, error):

@@ -46,12 +46,16 @@ def tool(action):
     return "Write", {"file_path": value["path"], "content": value["content"]}
 
 
+def usage_of(usage):
+    return {"input_tokens": usage.input - usage.cached, "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": usage.cached, "output_tokens": usage.output}
+
+
 def render(model, play, text, call, usage):
     """message_start, one content block each for the text and the tool_use,
     message_delta with the stop reason, message_stop. Both usage objects
     hold the final figures, so any reader of either gets them."""
-    figures = {"input_tokens": usage.input - usage.cached, "cache_creation_input_tokens": 0,
-               "cache_read_input_tokens": usage.cached, "output_tokens": usage.output}
+    figures = usage_of(usage)
     events = [{"type": "message_start", "message": {
         "id": f"msg_{play.digest}", "type": "message", "role": "assistant", "model": model, "content": [],
         "stop_reason": None, "stop_sequence": None, "usage": figures}}]

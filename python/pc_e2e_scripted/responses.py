@@ -44,6 +44,12 @@ def tool(action):
     return "exec_command", {"cmd": value if kind == "run" else write_command(value)}
 
 
+def usage_of(usage):
+    return {"input_tokens": usage.input, "input_tokens_details": {"cached_tokens": usage.cached},
+            "output_tokens": usage.output, "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": usage.input + usage.output}
+
+
 def render(model, play, text, call, usage):
     """The events of one response: created, each output item's added, its
     deltas and done, then completed with the usage."""
@@ -77,8 +83,5 @@ def render(model, play, text, call, usage):
         event("response.function_call_arguments.done", item_id=item_id, output_index=index, arguments=arguments)
         event("response.output_item.done", output_index=index, item=item)
         output.append(item)
-    event("response.completed", response={**response, "status": "completed", "usage": {
-        "input_tokens": usage.input, "input_tokens_details": {"cached_tokens": usage.cached},
-        "output_tokens": usage.output, "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": usage.input + usage.output}})
+    event("response.completed", response={**response, "status": "completed", "usage": usage_of(usage)})
     return events

@@ -56,6 +56,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def parse_request(self):
         self.fault = {}  # the log's fault fields of this request
+        self.usage = {}  # the log's usage of a 200 reply, as its dialect reports it
         return super().parse_request()
 
     def do_POST(self):
@@ -88,7 +89,9 @@ class Handler(BaseHTTPRequestHandler):
         dialect, spoken = DIALECTS[self.route()]
         model, scripts = body.get("model"), self.server.scripts
         if dialect is chat and model == EXTRACTOR:
-            return chat.extractor_completion(scripts, body)
+            content, usage = chat.extractor_usage(scripts, body)
+            self.usage = {"usage": chat.usage_of(usage)}
+            return chat.extractor_completion(content, usage)
         script = next((s for name, s in scripts.items() if spoken(name) == model), None)
         if script is None:
             plays = sorted(spoken(name) for name in scripts) + ([EXTRACTOR] if dialect is chat else [])
@@ -114,6 +117,8 @@ class Handler(BaseHTTPRequestHandler):
         text, action = reply_of({} if name else turn.turn)
         call = dialect.tool(action) if action else None
         usage = Usage(*dialect.usage_texts(body), [text, json.dumps(call[1], sort_keys=True) if call else None])
+        # a cut stream never delivers its usage
+        self.usage = {} if name else {"usage": dialect.usage_of(usage)}
         return dialect.render(model, turn, text, call, usage)
 
     def answer(self, request, result):
@@ -142,7 +147,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             status, payload = 200, json.dumps(result).encode() if result else b""
         self.server.log({"method": self.command, "path": self.path, **request, "status": status,
-                         **({"error": str(result)} if status != 200 else {}), **self.fault})
+                         **({"error": str(result)} if status != 200 else self.usage), **self.fault})
         self.send_response(status)
         for name, value in {**headers, "Content-Length": str(len(payload))}.items():
             self.send_header(name, value)

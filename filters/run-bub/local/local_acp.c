@@ -201,7 +201,7 @@ jv local_agent(struct workload_run *r, struct runner_result *res, const struct s
 	char *acp_dir = text_fmt("%s/pc-acp-XXXXXX", io_tmpdir());
 	char **argv;
 	char *events = io_join(sp->agent, HARBOR_ACP_EVENTS_FILE);
-	char *stderr_path = io_join(sp->agent, "acp.txt");
+	char *stderr_path = io_join(sp->agent, HARBOR_ACP_STDERR_FILE);
 	jv init = jv_null(), session = jv_null(), response = jv_null();
 	const char *etype = NULL;
 	int rc;
@@ -219,10 +219,13 @@ jv local_agent(struct workload_run *r, struct runner_result *res, const struct s
 	if (rc == 0) {
 		c.deadline_ms = timeout_s > 0 ? proc_now_ms() + (long long)(timeout_s * 1000) : -1;
 		rc = converse(c.prog, res, &c, instruction, &init, &session, &response, &e);
+		/* the step's deadline, not the words: a provider's "Request timed
+		 * out." in the agent's error is the agent's failure, as under Harbor */
 		if (rc != 0)
-			etype = proc_stop_signal()           ? "CancelledError"
-				: strstr(e.msg, "timed out") ? "AgentTimeoutError"
-							     : "NonZeroAgentExitCodeError";
+			etype = proc_stop_signal() ? "CancelledError"
+				: c.deadline_ms >= 0 && proc_now_ms() >= c.deadline_ms
+					? "AgentTimeoutError"
+					: "NonZeroAgentExitCodeError";
 	} else
 		etype = "NonZeroAgentExitCodeError";
 	if (etype)

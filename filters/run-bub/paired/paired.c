@@ -215,6 +215,7 @@ static void begin_arm(struct workload_run *r, const struct fleet *f, int i, stru
 	if (r->arm.cli) {
 		r->arm.host = f->o->host->name;
 		r->arm.reasoning_effort = cli_reasoning_effort(r->arm.cli);
+		r->arm.agent_log = r->arm.cli->output_file;
 	}
 	r->session_hook = arm_session_hook;
 	r->session_arg = a;

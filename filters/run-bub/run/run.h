@@ -37,6 +37,10 @@ struct run_bub_options {
 	int trials;                /* --paired --trials N: 0 without --paired */
 	int trial;                 /* --trial N: only that trial of each workload; 0: all */
 	int plan;                  /* --plan: print the units, run nothing */
+	/* --prices FILE and --budget X: with a budget, every model the run calls
+	 * must have a price (preflight.c); budget_usd < 0: none */
+	const char *prices;
+	double budget_usd;
 	/* --unrun WHY: every record failed with WHY, nothing run (pipelines/units'
 	 * record of a unit no attempt finished) */
 	const char *unrun;
@@ -115,6 +119,9 @@ struct run_arm {
 	 * environment does: its name (--host) and the reasoning effort of its
 	 * agent_settings (borrowed) */
 	const char *host, *reasoning_effort;
+	/* the agent's log in a step's agent/ directory, as the host names it
+	 * (with cli); NULL: the ACP agent's stderr */
+	const char *agent_log;
 };
 
 /* One workload's run. */

@@ -10,6 +10,7 @@
 #include "io.h"
 #include "json.h"
 #include "run/agent.h"
+#include "run/fault.h"
 #include "run/probes.h"
 #include "run/workload.h"
 #include "text.h"
@@ -183,9 +184,24 @@ static jv adapter_versions(const struct workload_run *r)
 	return out;
 }
 
-/* The record of one workload; its status and the Server's answers
- * (consumed) are what the run found, the rest comes from r. */
-static jv run_record(const struct workload_run *r, const char *status, jv powercontext)
+/* The Server's inference models as this environment names them (the
+ * Server runs with it); null for one it leaves to its default. */
+static jv extraction_models(void)
+{
+	const char *generation = getenv("POWERCONTEXT_SERVER_INFERENCE_GENERATION_MODEL");
+	const char *embedding = getenv("POWERCONTEXT_SERVER_INFERENCE_EMBEDDING_MODEL");
+
+	return JV_OBJECT(jv_string("generation"),
+			 json_string_or_null(generation && *generation ? generation : NULL),
+			 jv_string("embedding"),
+			 json_string_or_null(embedding && *embedding ? embedding : NULL));
+}
+
+/* The record of one workload; its status, the Server's answers and the
+ * fault (both consumed; null: none) are what the run found, the rest
+ * comes from r. */
+static jv run_record(const struct workload_run *r, const char *status, jv powercontext,
+		     jv fault)
 {
 	const struct fleet *f = r->fleet;
 	char finished[CLOCK_UTC_LEN];
@@ -229,6 +245,11 @@ static jv run_record(const struct workload_run *r, const char *status, jv powerc
 	record = jv_object_set(record, jv_string("failure_policy"), jv_string(f->o->policy));
 	record = jv_object_set(record, jv_string("status"), jv_string(status));
 	record = jv_object_set(record, jv_string("errors"), jv_copy(r->errors));
+	if (jv_get_kind(fault) == JV_KIND_OBJECT)
+		record = jv_object_set(record, jv_string("fault"), fault);
+	else
+		jv_free(fault);
+	record = jv_object_set(record, jv_string("extraction_models"), extraction_models());
 	record = jv_object_set(record, jv_string("powercontext"), powercontext);
 	jv_free(versions);
 	free(model);
@@ -271,9 +292,14 @@ jv workload_finish(struct workload_run *r, int skipped, jv readiness, jv before)
 		     (!workload_is_memory(r) && reward_failed(r));
 	const char *status = skipped ? "skipped" : failed ? "failed"
 							  : "completed";
-	jv record = run_record(r, status, server_answers(r, readiness, before, after, probes));
-	run_progress(r, "%s", status);
-	return record;
+	jv fault = skipped ? jv_null() : fault_of(r);
+	if (jv_get_kind(fault) == JV_KIND_OBJECT) {
+		char *line = fault_line(fault);
+		run_progress(r, "%s: %s", status, line);
+		free(line);
+	} else
+		run_progress(r, "%s", status);
+	return run_record(r, status, server_answers(r, readiness, before, after, probes), fault);
 }
 
 /* A registry dataset's task, found through --registry (dir, the selection's
@@ -311,12 +337,17 @@ jv workload_run(struct workload_run *r)
  * no job, no Server answers, and the record says so. */
 jv workload_unrun(struct workload_run *r, const char *why)
 {
+	jv fault = jv_null();
+
 	resolve_model(r);
 	if (why) {
 		run_error(r, "%s", why);
-		run_progress(r, "failed: %s", why);
+		fault = fault_unrun(r, why);
+		char *line = fault_line(fault);
+		run_progress(r, "failed: %s", line);
+		free(line);
 	} else
 		run_progress(r, "skipped: an earlier workload of its batch failed");
 	return run_record(r, why ? "failed" : "skipped",
-			  server_answers(r, jv_null(), jv_null(), jv_null(), jv_array()));
+			  server_answers(r, jv_null(), jv_null(), jv_null(), jv_array()), fault);
 }
