@@ -41,6 +41,7 @@ outcomes() {
 	assert_equal "$(unit 0 .faults)" '[{"attempt":1,"arm":"off","class":"provider","kind":"rate-limit"}]'
 	assert_stderr_contains "units: round 1: 1 unit(s) again, both arms, after 1 s"
 	assert_stderr_contains "units: 1 of 1 unit(s) retried, 0 lost"
+	[[ $output == *$'\npairs retried 1, lost 0\n'* ]] || fail "the report does not say the retry: $output"
 	# the first attempt's evidence moved aside, whole: both arms' own files
 	local first=$OUT/units/0/attempt-1 second=$OUT/units/0/attempt-2
 	[[ -d $first/evidence/off && -d $first/evidence/on ]] || fail "$(find "$first" -maxdepth 3)"
@@ -61,6 +62,7 @@ outcomes() {
 	assert_equal "$(unit 0 '[.attempts, .retried, .state, .lost]')" '[1,0,"done",true]'
 	assert_equal "$(unit 0 .faults)" '[{"attempt":1,"arm":"off","class":"provider","kind":"quota"}]'
 	assert_stderr_contains "units: 0 of 1 unit(s) retried, 1 lost (provider/quota 1)"
+	[[ $output == *$'\npairs retried 0, lost 1\n'* ]] || fail "the report does not say the loss: $output"
 	refute_stderr_contains "round 1"
 }
 
@@ -87,6 +89,8 @@ outcomes() {
 	assert_equal "$(jq -c '[.units, .units_not_run, .stopped]' "$OUT/units/budget.json")" '[3,1,true]'
 	assert_stderr_contains "units: stopped at its budget: \$"
 	assert_stderr_contains "; 1 of 3 unit(s) not run (RESUME=1 BUDGET_USD=… runs them)"
+	[[ $output == *'; 1 of 3 units not run (RESUME=1 BUDGET_USD=… runs them)'* ]] ||
+		fail "the report does not say the stop: $output"
 	assert_equal "$(outcomes | wc -l)" 4
 	[[ -e $OUT/units/2/budget && ! -e $OUT/units/2/attempt-1.partial ]] || fail "$(ls "$OUT/units/2")"
 	# a new budget caps the whole OUTPUT's spend; nothing runs twice
