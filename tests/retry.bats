@@ -74,6 +74,25 @@ outcomes() {
 	assert_equal "$(unit 0 '[.attempts, .retried, .lost, .faults[0].kind]')" '[1,0,true,"rate-limit"]'
 }
 
+@test "RETRY=1: a unit whose attempt never finished (its records unit-lost) runs again, and its second attempt is the one summarized" {
+	mkdir -p "$T/bin"
+	local f
+	for f in pc-select pc-normalize pc-evaluate pc-report; do ln -s "$PC_BIN/$f" "$T/bin/$f"; done
+	# the first attempt's run dies before writing its records, as on a lost node
+	printf '#!/bin/sh\ncase " $* " in *" --plan "* | *" --unrun "*) ;; *) [ -e "%s" ] || { : >"%s"; exit 137; } ;; esac\nexec "%s" "$@"\n' \
+		"$T/died" "$T/died" "$PC_BIN/pc-run-bub" >"$T/bin/pc-run-bub"
+	chmod +x "$T/bin/pc-run-bub"
+	PC_BIN=$T/bin paired RETRY=1
+	assert_exit 0
+	assert_equal "$(unit 0 '[.attempts, .retried, .state, .lost]')" '[2,1,"done",false]'
+	assert_equal "$(unit 0 '[.faults[] | [.attempt, .arm, .class, .kind]]')" \
+		'[[1,"off","infrastructure","unit-lost"],[1,"on","infrastructure","unit-lost"]]'
+	assert_stderr_contains "units: unit $ID/trial-1: no done attempt after 1 attempt(s)"
+	assert_stderr_contains "units: round 1: 1 unit(s) again, both arms, after 1 s"
+	[[ -d $OUT/units/0/attempt-1.partial && -d $OUT/units/0/attempt-2 ]] || fail "$(ls "$OUT/units/0")"
+	assert_equal "$(outcomes)" $'1 off failed\n1 on passed'
+}
+
 @test "BUDGET_USD stops starting units at the budget, exit 3; RESUME=1 with a new budget runs only the rest" {
 	printf '{"*": {"input": 2, "cached_input": 0.5, "output": 8}}\n' >"$T/prices.json"
 	# one unit runs (nothing spent yet), and its spend is known
