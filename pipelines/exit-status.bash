@@ -1,5 +1,6 @@
 # exit-status.bash — sourced by pipelines/acceptance and pipelines/rescore,
-# which fold the statuses of several pc-report passes into one.
+# which fold the statuses of several pc-report passes into one, and by
+# pipelines/units, which folds a budget's stop into its own.
 
 # worst A B: the exit status that wins, by the filters' precedence: 1 (invalid
 # input), then 2 (failed), then 4 (stale), then 3 (inconclusive), then 0; any
@@ -26,6 +27,7 @@ exit_meaning() {
 	paired:2 | paired-report:2) echo "failed: an arm errored, or an ON arm failed integration or reached another Scope" ;;
 	compat:2) echo "failed: a release did not accept every workload, or its cross-check found a difference" ;;
 	*:2) echo "failed: at least one workload failed" ;;
+	paired:3) echo "inconclusive: units were not started, stopped at the budget (RESUME=1 with a new BUDGET_USD runs them)" ;;
 	*:3) echo "inconclusive: nothing failed, but something could not be collected" ;;
 	*:4) echo "stale: nothing failed, but a workload's manifest changed since it ran" ;;
 	*:64) echo "usage error" ;;

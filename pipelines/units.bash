@@ -2,8 +2,9 @@
 # settings that send a run's workloads through pipelines/units
 # (docs/DESIGN.md §5.14), checked the same way in each.
 
-# units_settings PROG: SCHEDULER (local, slurm or unset) and RESUME (1, 0
-# or unset), or exit 64 naming PROG and the setting.
+# units_settings PROG: SCHEDULER (local, slurm or unset), RESUME (1, 0
+# or unset) and the retries' RETRY, RETRY_BACKOFF and RETRY_MAX_WAIT
+# (whole numbers or unset), or exit 64 naming PROG and the setting.
 units_settings() {
 	case ${RESUME:-} in '' | 0 | 1) ;; *)
 		echo "$1: RESUME must be 1 or empty, got '$RESUME'" >&2
@@ -15,6 +16,12 @@ units_settings() {
 		exit 64
 		;;
 	esac
+	local setting
+	for setting in RETRY RETRY_BACKOFF RETRY_MAX_WAIT; do
+		[[ ${!setting:-0} =~ ^(0|[1-9][0-9]{0,5})$ ]] && continue
+		echo "$1: $setting must be a whole number of at most 6 digits, got '${!setting}'" >&2
+		exit 64
+	done
 }
 
 # units_jobs PROG: JOBS, units at once (default 1), or exit 64 naming PROG
@@ -33,4 +40,18 @@ units_output() {
 		exit 1
 	fi
 	CDPATH='' cd -- "$2" && pwd -P
+}
+
+# units_attempt_spend ATTEMPT…: the USD each attempt's accounts (its
+# accounts/**/account.json, pipelines/unit-run) add up to, one a line; 0
+# for an attempt without any.
+units_attempt_spend() {
+	local a
+	for a in "$@"; do
+		if [ -d "$a/accounts" ]; then
+			find "$a/accounts" -name account.json -exec cat {} + | jq -n '[inputs | .spend.usd // 0] | add // 0'
+		else
+			echo 0
+		fi
+	done
 }

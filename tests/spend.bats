@@ -187,7 +187,8 @@ ledger_sums() {
 	run --separate-stderr env OUTPUT="$T/run" MODEL=scripted TRIALS=1 PRICES="$T/prices.json" BUDGET_USD=5 \
 		PC_E2E_PROGRESS=0 timeout -k 10 600 pipelines/paired --id api-version-continuation
 	assert_exit 0
-	local dir=$T/run/api-version-continuation/trial-1 ledger=$T/run/scripted-model/requests.jsonl
+	# a budget runs the trial as a unit, with its own scripted model (docs/units.md)
+	local dir=$T/run/api-version-continuation/trial-1 ledger=$T/run/units/0/attempt-1/scripted-model/requests.jsonl
 	local report=$output
 	schema_ok pc-e2e-paired-arm-account "$dir/off/account.json"
 	schema_ok pc-e2e-paired-arm-account "$dir/on/account.json"
