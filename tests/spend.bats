@@ -183,9 +183,9 @@ ledger_sums() {
 	jq -s "map(select(.status == 200 and .usage)) | $2" "$1"
 }
 
-@test "a scripted run with PRICES: each arm's account.json, the agent's and the extraction's tokens those of the scripted model's own ledger, usd as PRICES gives it" {
+@test "a scripted run with PRICES: each arm's account.json, the agent's and the extraction's tokens those of the scripted model's own ledger, usd as PRICES gives it; LEDGER records the arms' spend" {
 	run --separate-stderr env OUTPUT="$T/run" MODEL=scripted TRIALS=1 PRICES="$T/prices.json" BUDGET_USD=5 \
-		PC_E2E_PROGRESS=0 timeout -k 10 600 pipelines/paired --id api-version-continuation
+		LEDGER="sqlite:$T/ledger.db" PC_E2E_PROGRESS=0 timeout -k 10 600 pipelines/paired --id api-version-continuation
 	assert_exit 0
 	# a budget runs the trial as a unit, with its own scripted model (docs/units.md)
 	local dir=$T/run/api-version-continuation/trial-1 ledger=$T/run/units/0/attempt-1/scripted-model/requests.jsonl
@@ -221,6 +221,13 @@ ledger_sums() {
 		fail "total: $(jq -c .total "$T/run/paired-run.json")"
 	[[ $report == *'## Spend (pc-e2e)'* ]] || fail "no spend in the text report: $report"
 	grep -qF '<section class="spend">' "$T/run/report.html" || fail "no spend on the page"
+	# the page's step recorded both arms in LEDGER, with the spend their accounts say
+	local arms usd
+	read -r arms usd < <(sqlite3 -separator ' ' "$T/ledger.db" "SELECT COUNT(*),
+		(SELECT SUM(value_number) FROM pc_e2e_values WHERE kind = 'spend' AND name = 'usd') FROM pc_e2e_cases")
+	[[ $arms == 2 ]] || fail "arms in the ledger: $arms"
+	jq -e --argjson usd "$usd" '(.total.usd - $usd) | fabs < 1e-12' "$T/run/paired-run.json" >/dev/null ||
+		fail "usd in the ledger: $usd, in paired-run.json: $(jq -c .total "$T/run/paired-run.json")"
 }
 
 @test "a scripted run whose agent request fails: the errored step's tokens are the run's mean for its name, counted as estimated" {

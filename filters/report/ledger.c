@@ -1,4 +1,5 @@
-/* The ledger's schema, write and trend query, over either backend. */
+/* The ledger's schema, write and trend query, over either backend
+ * (ledger.h, ledger_record.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "json_out.h"
 #include "ledger.h"
 #include "ledger_db.h"
+#include "ledger_record.h"
 #include "text.h"
 
 /* A MariaDB deadlock between two writers rolls one back; its whole run is
@@ -127,7 +129,7 @@ static int schema(struct ledger *l, struct pc_err *e)
 			JV_ARRAY(jv_string_fmt("%d", LEDGER_SCHEMA_VERSION)), e);
 }
 
-static void ledger_close(struct ledger *l)
+void ledger_close(struct ledger *l)
 {
 	if (!l)
 		return;
@@ -139,8 +141,7 @@ static void ledger_close(struct ledger *l)
 	free(l);
 }
 
-/* Connect, create the schema on first use and refuse a newer one. */
-static struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
+struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
 {
 	struct ledger *l = pc_xmalloc(sizeof *l);
 
@@ -158,11 +159,10 @@ static struct ledger *ledger_open(const struct ledger_url *u, struct pc_err *e)
 
 /* ---- the write ---- */
 
-/* The comparability key of a case: the digest of its attributes'
- * comparability object in canonical JSON, and that JSON.  A case without
- * one (PowerContext's own harness, an older pc-e2e) gets a key from the
- * attributes every evaluation has, marked so that it never equals a key of
- * a case that has one. */
+/* The comparability key's fields of a case: its attributes' comparability
+ * object.  A case without one (PowerContext's own harness, an older
+ * pc-e2e) gets a key from the attributes every evaluation has, marked so
+ * that it never equals a key of a case that has one. */
 static jv key_fields(const struct report_case *c)
 {
 	jv attrs = report_section(c, "attributes");
@@ -177,13 +177,7 @@ static jv key_fields(const struct report_case *c)
 			jv_string("execution_adapter"), json_get(attrs, "execution_adapter"));
 	}
 	jv_free(attrs);
-	/* the canonical form pc-evaluate's manifest digest is taken of too */
-	struct json_out canonical = { 0 };
-	json_out_value(&canonical, comparability, JSON_CANONICAL);
-	jv_free(comparability);
-	jv key = jv_string_sized(canonical.text, (int)canonical.len);
-	json_out_free(&canonical);
-	return key;
+	return comparability;
 }
 
 struct key {
@@ -191,25 +185,23 @@ struct key {
 	char digest[SHA256_HEX_LEN + 1];
 };
 
-static void key_of(const struct report_case *c, struct key *k)
+/* The key of fields (consumed): the digest of their canonical JSON, the
+ * form pc-evaluate's manifest digest is taken of too. */
+static void key_of(jv fields, struct key *k)
 {
-	k->fields = key_fields(c);
+	struct json_out canonical = { 0 };
+
+	json_out_value(&canonical, fields, JSON_CANONICAL);
+	jv_free(fields);
+	k->fields = jv_string_sized(canonical.text, (int)canonical.len);
+	json_out_free(&canonical);
 	sha256_hex(jv_string_value(k->fields), (size_t)jv_string_length_bytes(jv_copy(k->fields)),
 		   k->digest);
 }
 
-struct record_pass {
-	struct ledger *l;
-	char now[CLOCK_UTC_LEN];
-	struct pc_err *e;
-	int rc; /* 0, -1 or LEDGER_RETRY after the first failure */
-};
-
-/* The longest run id, experiment, workload id, PowerContext commit and
- * value name (VARCHAR(255)) and time (VARCHAR(64)) the ledger keeps, in
- * bytes.  Checked here so that both backends refuse the same input alike:
- * MariaDB refuses a longer one, SQLite would store it. */
-#define KEY_MAX  255
+/* The longest time (VARCHAR(64)) the ledger keeps, in bytes; the keys'
+ * too (LEDGER_KEY_MAX) are checked here so that both backends refuse the
+ * same input alike: MariaDB refuses a longer one, SQLite would store it. */
 #define TIME_MAX 64
 
 /* 0, or -1 when s (borrowed; a string or not there) is over max bytes. */
@@ -233,11 +225,66 @@ static jv number_of(jv v)
 	}
 }
 
-static int record_values(struct record_pass *r, const struct report_case *c, jv run_id,
-			 const char *kind)
+void ledger_put_value(struct ledger_pass *p, jv run_id, jv experiment, const char *kind, int seq,
+		      jv name, jv value, jv reason)
+{
+	if (p->rc == 0)
+		p->rc = fits(name, LEDGER_KEY_MAX, "the name of one of its values", p->e);
+	if (p->rc == 0)
+		p->rc = p->l->be->exec(p->l->db, sql_value_put,
+				       JV_ARRAY(jv_copy(run_id), jv_copy(experiment),
+						jv_string(kind), jv_number(seq), name,
+						jv_dump_string(jv_copy(value), 0),
+						number_of(value), reason),
+				       p->e);
+	else
+		jv_free(name), jv_free(value), jv_free(reason);
+}
+
+void ledger_put_case(struct ledger_pass *p, struct ledger_case *c)
+{
+	const struct ledger_backend *be = p->l->be;
+	const char *const *named = c->named;
+	struct key k;
+
+	if (p->rc == 0)
+		p->rc = fits(c->run_id, LEDGER_KEY_MAX, named[0], p->e);
+	if (p->rc == 0)
+		p->rc = fits(c->experiment, LEDGER_KEY_MAX, named[1], p->e);
+	if (p->rc == 0)
+		p->rc = fits(c->workload_id, LEDGER_KEY_MAX, named[2], p->e);
+	if (p->rc == 0)
+		p->rc = fits(c->commit, LEDGER_KEY_MAX, named[3], p->e);
+	if (p->rc == 0)
+		p->rc = fits(c->finished_at, TIME_MAX, named[4], p->e);
+	key_of(c->fields, &k);
+	jv pair = JV_ARRAY(jv_copy(c->run_id), jv_copy(c->experiment));
+	if (p->rc == 0)
+		p->rc = be->exec(p->l->db, p->l->sql[SQL_KEY_PUT],
+				 JV_ARRAY(jv_string(k.digest), k.fields), p->e);
+	else
+		jv_free(k.fields);
+	if (p->rc == 0)
+		p->rc = be->exec(p->l->db, sql_values_delete, jv_copy(pair), p->e);
+	if (p->rc == 0)
+		p->rc = be->exec(p->l->db, sql_case_delete, jv_copy(pair), p->e);
+	if (p->rc == 0)
+		p->rc = be->exec(p->l->db, sql_case_put,
+				 JV_ARRAY(c->run_id, c->experiment, c->workload_id,
+					  jv_string(k.digest), c->finished_at, jv_string(p->now),
+					  c->commit, jv_string(c->verdict)),
+				 p->e);
+	else
+		jv_free(c->run_id), jv_free(c->experiment), jv_free(c->workload_id),
+			jv_free(c->finished_at), jv_free(c->commit);
+	jv_free(pair);
+}
+
+static void record_values(struct ledger_pass *p, const struct report_case *c, jv run_id,
+			  jv experiment, const char *kind)
 {
 	jv section = report_section(c, kind);
-	int seq = 0, rc = 0;
+	int seq = 0;
 
 	jv_object_foreach(section, name, entry) {
 		/* metrics are bare numbers; the others {value, reason} */
@@ -247,112 +294,83 @@ static int record_values(struct record_pass *r, const struct report_case *c, jv 
 		jv reason = bare ? jv_null() : jv_object_get(jv_copy(entry), jv_string("reason"));
 		if (!jv_is_valid(reason))
 			reason = jv_null();
-		if (rc == 0)
-			rc = fits(name, KEY_MAX, "the name of one of its values", r->e);
-		if (rc == 0)
-			rc = r->l->be->exec(r->l->db, sql_value_put,
-					    JV_ARRAY(jv_copy(run_id), jv_string(c->experiment),
-						     jv_string(kind), jv_number(seq++), name,
-						     jv_dump_string(jv_copy(value), 0),
-						     number_of(value), reason),
-					    r->e);
-		else
-			jv_free(name), jv_free(value), jv_free(reason);
+		ledger_put_value(p, run_id, experiment, kind, seq++, name, value, reason);
 		jv_free(entry);
 	}
 	jv_free(section);
-	return rc;
 }
+
+/* The columns of a case as its errors name them. */
+static const char *const case_named[] = { "its attributes.run_id", "its experiment",
+					  "its name (the workload id)", "its attributes.commit",
+					  "its attributes.finished_at" };
 
 static void record_case(void *ctx, const struct report_case *c)
 {
-	struct record_pass *r = ctx;
-	const struct ledger_backend *be = r->l->be;
-	jv attrs, run_id, finished, commit;
-	struct key k;
+	struct ledger_pass *p = ctx;
 
-	if (r->rc != 0)
+	if (p->rc != 0)
 		return;
-	attrs = report_section(c, "attributes");
-	run_id = json_get(attrs, "run_id");
-	finished = json_get(attrs, "finished_at");
-	commit = json_get(attrs, "commit");
+	jv attrs = report_section(c, "attributes");
+	struct ledger_case row = { json_get(attrs, "run_id"),
+				   jv_string(c->experiment),
+				   jv_string(report_case_name(c)),
+				   json_get(attrs, "finished_at"),
+				   json_get(attrs, "commit"),
+				   key_fields(c),
+				   verdict_name(c->verdict),
+				   case_named };
+
 	jv_free(attrs);
-	if (jv_get_kind(commit) != JV_KIND_STRING)
-		commit = (jv_free(commit), jv_null());
-	if (jv_get_kind(run_id) != JV_KIND_STRING) {
-		r->rc = pc_fail(
-			r->e,
+	if (jv_get_kind(row.run_id) != JV_KIND_STRING)
+		p->rc = pc_fail(
+			p->e,
 			"case %s of %s has no attributes.run_id, which the ledger keys a run by",
 			report_case_name(c), c->experiment);
-		jv_free(run_id);
-		jv_free(finished);
-		jv_free(commit);
-		return;
-	}
-	if (jv_get_kind(finished) != JV_KIND_STRING)
-		finished = (jv_free(finished), jv_null());
-	jv experiment = jv_string(c->experiment), workload = jv_string(report_case_name(c));
-	r->rc = fits(run_id, KEY_MAX, "its attributes.run_id", r->e);
-	if (r->rc == 0)
-		r->rc = fits(experiment, KEY_MAX, "its experiment", r->e);
-	if (r->rc == 0)
-		r->rc = fits(workload, KEY_MAX, "its name (the workload id)", r->e);
-	if (r->rc == 0)
-		r->rc = fits(commit, KEY_MAX, "its attributes.commit", r->e);
-	if (r->rc == 0)
-		r->rc = fits(finished, TIME_MAX, "its attributes.finished_at", r->e);
-	jv_free(experiment);
-	jv_free(workload);
-	key_of(c, &k);
-	jv pair = JV_ARRAY(jv_copy(run_id), jv_string(c->experiment));
-	if (r->rc == 0)
-		r->rc = be->exec(r->l->db, r->l->sql[SQL_KEY_PUT],
-				 JV_ARRAY(jv_string(k.digest), k.fields), r->e);
-	else
-		jv_free(k.fields);
-	if (r->rc == 0)
-		r->rc = be->exec(r->l->db, sql_values_delete, jv_copy(pair), r->e);
-	if (r->rc == 0)
-		r->rc = be->exec(r->l->db, sql_case_delete, jv_copy(pair), r->e);
-	if (r->rc == 0)
-		r->rc = be->exec(r->l->db, sql_case_put,
-				 JV_ARRAY(jv_copy(run_id), jv_string(c->experiment),
-					  jv_string(report_case_name(c)), jv_string(k.digest),
-					  finished, jv_string(r->now), commit,
-					  jv_string(verdict_name(c->verdict))),
-				 r->e);
-	else
-		jv_free(finished), jv_free(commit);
+	if (jv_get_kind(row.commit) != JV_KIND_STRING)
+		row.commit = (jv_free(row.commit), jv_null());
+	if (jv_get_kind(row.finished_at) != JV_KIND_STRING)
+		row.finished_at = (jv_free(row.finished_at), jv_null());
+	jv run_id = jv_copy(row.run_id), experiment = jv_copy(row.experiment);
+	int had_failed = p->rc != 0; /* its own words */
+	ledger_put_case(p, &row);
 	static const char *const kinds[] = { "assertions", "scores", "labels", "metrics" };
-	for (int i = 0; i < 4 && r->rc == 0; i++)
-		r->rc = record_values(r, c, run_id, kinds[i]);
-	if (r->rc != 0)
-		pc_wrap(r->e, "case %s of %s: ", report_case_name(c), c->experiment);
-	jv_free(pair);
+	for (int i = 0; i < 4; i++)
+		record_values(p, c, run_id, experiment, kinds[i]);
+	if (p->rc != 0 && !had_failed)
+		pc_wrap(p->e, "case %s of %s: ", report_case_name(c), c->experiment);
 	jv_free(run_id);
+	jv_free(experiment);
 }
 
-/* Record every spooled case of cs in one transaction. */
-static int ledger_record(struct ledger *l, struct cases *cs, struct pc_err *e)
+/* ledger_record's fill for the verdicts: every spooled case of cs. */
+static void record_cases(struct ledger_pass *p, void *ctx)
 {
-	struct record_pass r = { l, { 0 }, e, LEDGER_RETRY };
+	struct cases *cs = ctx;
 
-	clock_utc_now(r.now);
-	for (int attempt = 0; attempt < ATTEMPTS && r.rc == LEDGER_RETRY; attempt++) {
-		r.rc = l->be->begin(l->db, e);
-		if (r.rc == 0)
-			report_each_case(cs, record_case, &r);
-		if (r.rc == 0 && cs->read_failed)
-			r.rc = pc_fail(e, "cannot read back the spool file");
-		if (r.rc == 0)
-			r.rc = l->be->commit(l->db, e);
-		if (r.rc != 0)
+	report_each_case(cs, record_case, p);
+	if (p->rc == 0 && cs->read_failed)
+		p->rc = pc_fail(p->e, "cannot read back the spool file");
+}
+
+int ledger_record(struct ledger *l, void (*fill)(struct ledger_pass *p, void *ctx), void *ctx,
+		  struct pc_err *e)
+{
+	struct ledger_pass p = { l, { 0 }, e, LEDGER_RETRY };
+
+	clock_utc_now(p.now);
+	for (int attempt = 0; attempt < ATTEMPTS && p.rc == LEDGER_RETRY; attempt++) {
+		p.rc = l->be->begin(l->db, e);
+		if (p.rc == 0)
+			fill(&p, ctx);
+		if (p.rc == 0)
+			p.rc = l->be->commit(l->db, e);
+		if (p.rc != 0)
 			l->be->rollback(l->db);
 	}
-	if (r.rc != 0)
+	if (p.rc != 0)
 		pc_wrap(e, "ledger %s: nothing of this run was recorded: ", l->shown);
-	return r.rc ? -1 : 0;
+	return p.rc ? -1 : 0;
 }
 
 /* ---- the trend ---- */
@@ -465,7 +483,7 @@ static int spool_trends(struct trend_pass *t, struct cases *cs)
 int ledger_write(const struct ledger_url *u, struct cases *cs, int trend_runs, struct pc_err *e)
 {
 	struct trend_pass t = { ledger_open(u, e), trend_runs, { NULL, NULL }, e, 0 };
-	int rc = !t.l || ledger_record(t.l, cs, e) != 0 ? -1 : 0;
+	int rc = !t.l || ledger_record(t.l, record_cases, cs, e) != 0 ? -1 : 0;
 
 	if (rc == 0 && trend_runs > 0)
 		rc = spool_trends(&t, cs);

@@ -50,13 +50,14 @@ static char *usage_text(void)
 		 "       " PROG " --paired [--format ");
 	choice_add_names(&b, report_paired_format_name_at, NULL, "|", "|");
 	sbuf_add(&b,
-		 "] [--output DIR]\n"
+		 "] [--output DIR] [--ledger URL]\n"
 		 "       " PROG " --plan [--help-rate H --hurt-rate U] [--workloads N]\n"
 		 "                 [--trials N] [--nodes N] [--pilot DIR] [--format text|json]\n"
 		 "Reads powercontext.e2e-evaluation/v1 documents on stdin and reports verdicts;\n"
 		 "with --paired, one powercontext.e2e-paired-report/v4 (pc-evaluate --paired),\n"
-		 "then optionally the arm observations it summarizes; with --plan (first), the\n"
-		 "workloads a paired run needs, from rates or a pilot's paired report on stdin.\n"
+		 "then optionally the arm observations it summarizes and their accounts; with\n"
+		 "--plan (first), the workloads a paired run needs, from rates or a pilot's\n"
+		 "paired report on stdin.\n"
 		 "In text, -v or --verbose shows every value, and given twice the identities\n"
 		 "behind each result.\n"
 		 "Every option, format and exit status is described in man " PROG ".\n");
@@ -74,14 +75,15 @@ static int unknown_format(const char *usage)
 }
 
 /* The usage error for --paired beside what it does not take: "--paired
- * takes --format a, b or c and --output only", its formats from the table. */
+ * takes --format a, b or c, --output and --ledger only", its formats from
+ * the table. */
 static int paired_refusal(const char *usage)
 {
 	struct sbuf b = { 0 };
 
 	sbuf_add(&b, "--paired takes --format ");
 	choice_add_names(&b, report_paired_format_name_at, NULL, ", ", " or ");
-	sbuf_add(&b, " and --output only");
+	sbuf_add(&b, ", --output and --ledger only");
 	char *msg = sbuf_take(&b);
 	stage_usage_error(PROG, usage, msg);
 	free(msg);
@@ -134,9 +136,10 @@ static int parse_args(int argc, char **argv, const char *usage, struct report_op
 		format = isatty(STDOUT_FILENO) ? "text" : "markdown";
 	if (!(o->format = report_format_named(format)))
 		return unknown_format(usage);
-	if (o->paired && (o->ledger || o->verbose || !o->format->paired))
+	/* a paired run's arms are recorded, but have no trend (yet) */
+	if (o->paired && (o->trend || o->verbose || !o->format->paired))
 		return paired_refusal(usage);
-	o->trend = o->trend || (o->ledger && o->format->needs_trends);
+	o->trend = o->trend || (!o->paired && o->ledger && o->format->needs_trends);
 	if (o->trend && !o->ledger)
 		return stage_usage_error(PROG, usage,
 					 "--trend and --trend-runs need --ledger"),
@@ -275,7 +278,8 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	init_redactor(&red, &o);
-	rc = o.paired ? paired_main(PROG, o.format, o.output, &red) : report_verdicts(&o, &red);
+	rc = o.paired ? paired_main(PROG, o.format, o.output, o.ledger ? &o.url : NULL, &red)
+		      : report_verdicts(&o, &red);
 	redactor_free(&red);
 	ledger_url_free(&o.url);
 	return rc;
