@@ -1,5 +1,4 @@
 /* plan: a paired comparison's plan and detectable effect (plan.h). */
-#include <math.h>
 #include <stdlib.h>
 
 #include "json.h"
@@ -31,11 +30,6 @@ struct plan_figures {
 	double power, on_better, power_at_needed, detectable;
 	int needed, needed_first;
 };
-
-double plan_places4(double x)
-{
-	return round(x * 1e4) / 1e4;
-}
 
 static struct plan_figures figures_of(const struct plan_request *r)
 {

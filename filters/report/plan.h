@@ -34,10 +34,6 @@ struct plan_request {
 	const struct plan_pilot_unit *pilot_unit;
 };
 
-/* x rounded to 4 places: the plan's figures are estimates, and a fifth
- * place would only print floating point's noise. */
-double plan_places4(double x);
-
 /* The plan in text (lines) or, with json, as one JSON object and a newline. */
 void plan_add(struct sbuf *b, const struct plan_request *r, int json);
 

@@ -2,11 +2,16 @@
  * (plan_expected.h). */
 #include "plan_expected.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "json.h"
-#include "plan.h"
 #include "run_account.h"
+
+double plan_places4(double x)
+{
+	return round(x * 1e4) / 1e4;
+}
 
 /* A figure of the pilot's spend summed over its two arms, per unit; -1
  * when either arm's is unknown. */

@@ -16,6 +16,10 @@
 #include "err.h"
 #include "text.h"
 
+/* x rounded to 4 places: a plan's figures are estimates, and a fifth
+ * place would only print floating point's noise. */
+double plan_places4(double x);
+
 /* A pilot's figures per unit; a figure below 0 is unknown. */
 struct plan_pilot_unit {
 	int units; /* the pilot's units; 0: it has no paired-run.json */
