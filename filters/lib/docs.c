@@ -426,23 +426,6 @@ static const struct field batch_member_fields[] = {
 static const struct shape s_batch_member = {
 	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = batch_member_fields
 };
-/* why a run ended in error (run-bub/run/fault.h) */
-static const struct shape s_fault_class = { .kind = SK_STRING, .check_text = rule_fault_class };
-static const struct shape s_seconds_null =
-	{ .kind = SK_NUMBER, .flags = SHAPE_NULLABLE | SHAPE_MIN, .min = 0 };
-static const struct field fault_fields[] = {
-	{ "class", &s_fault_class, 0, NULL },
-	{ "kind", &part_str, 0, NULL },
-	{ "transient", &part_bool, 0, NULL },
-	{ "step", &part_str_null, 0, NULL },
-	{ "status", &s_int_null, 0, NULL },
-	{ "retry_after", &s_seconds_null, 0, NULL },
-	{ "words", &part_str, 0, NULL },
-	END
-};
-const struct shape doc_fault = {
-	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = fault_fields
-};
 static const struct field extraction_models_fields[] = {
 	{ "generation", &part_str_null, 0, NULL },
 	{ "embedding", &part_str_null, 0, NULL },
@@ -471,7 +454,7 @@ static const struct field run_fields[] = {
 	{ "failure_policy", &s_policy, OPT, "\"collect-all\"" },
 	{ "status", &s_status, 0, NULL },
 	{ "errors", &part_strings, 0, NULL },
-	{ "fault", &doc_fault, OPT, NULL },
+	{ "fault", &part_fault, OPT, NULL },
 	{ "extraction_models", &s_extraction_models, OPT, NULL },
 	{ "powercontext", &s_server, 0, NULL },
 	END

@@ -15,8 +15,6 @@
 extern const struct shape doc_manifest; /* manifest, defaults filled */
 extern const struct shape doc_selection;
 extern const struct shape doc_run;
-/* why a run ended in error: the record's fault, which an account copies */
-extern const struct shape doc_fault;
 extern const struct shape doc_replay;
 extern const struct shape *const doc_capture; /* one capture record */
 extern const struct shape doc_evaluation;

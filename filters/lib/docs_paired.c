@@ -1,5 +1,4 @@
 #include "docs_paired.h"
-#include "docs.h"
 
 #include "docs_parts.h"
 #include "docs_rules.h"
@@ -149,7 +148,7 @@ static const struct field paired_account_fields[] = {
 	{ "task_id", &part_str, 0, NULL },
 	{ "trial", &s_trial, 0, NULL },
 	{ "arm", &s_arm, 0, NULL },
-	{ "fault", &doc_fault, 0, NULL },
+	{ "fault", &part_fault, 0, NULL },
 	{ "spend", &s_spend, 0, NULL },
 	END
 };

@@ -1,5 +1,6 @@
 #include "docs_parts.h"
 
+#include "docs_rules.h"
 #include "shape_strings.h"
 
 /* The shapes are tables, one field a line: clang-format would re-flow them. */
@@ -51,3 +52,22 @@ static const struct field harbor_fields[] = {
 };
 const struct shape part_harbor = { .kind = SK_OBJECT, .fields = harbor_fields };
 /* clang-format on */
+
+static const struct shape s_fault_class = { .kind = SK_STRING, .check_text = rule_fault_class };
+static const struct shape s_status = { .kind = SK_INT, .flags = SHAPE_NULLABLE };
+static const struct shape s_seconds_null = {
+	.kind = SK_NUMBER, .flags = SHAPE_NULLABLE | SHAPE_MIN, .min = 0
+};
+static const struct field fault_fields[] = {
+	{ "class", &s_fault_class, 0, NULL },
+	{ "kind", &part_str, 0, NULL },
+	{ "transient", &part_bool, 0, NULL },
+	{ "step", &part_str_null, 0, NULL },
+	{ "status", &s_status, 0, NULL },
+	{ "retry_after", &s_seconds_null, 0, NULL },
+	{ "words", &part_str, 0, NULL },
+	END
+};
+const struct shape part_fault = {
+	.kind = SK_OBJECT, .flags = SHAPE_NULLABLE, .fields = fault_fields
+};

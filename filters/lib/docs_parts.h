@@ -32,5 +32,8 @@ extern const struct shape part_settings;    /* an agent's, name to string */
 extern const struct shape part_environment; /* what the workload ran on and when */
 extern const struct shape part_rewards;     /* Harbor's, name to number */
 extern const struct shape part_harbor;      /* Harbor's job and trial */
+/* why a run ended in error (run-bub/run/fault.h): the run record's fault,
+ * which an arm's account copies */
+extern const struct shape part_fault;
 
 #endif
