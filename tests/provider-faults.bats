@@ -111,3 +111,41 @@ on provider unreachable true capture null null" "Connection error."
 	assert_fault "off provider rate-limit true capture 429 null
 on provider rate-limit true capture 429 null" "exceeded retry limit, last status: 429 Too Many Requests"
 }
+
+@test "Codex, FAULT=500@3: a provider server error after its 6 rounds of 5 requests, in Codex's words, no status" {
+	paired HOST=codex FAULT=500@3 --id api-version-continuation
+	assert_fault "off provider server-error true capture null null
+on -" "Reconnecting... 1/5 (We're currently experiencing high demand"
+	[[ $(jq -s 'map(select(.fault == "server-error")) | length' "$OUT"/scripted-model/requests.jsonl) == 30 ]] ||
+		fail "$(jq -c '[.status, .fault]' "$OUT"/scripted-model/requests.jsonl)"
+}
+
+@test "Codex, FAULT=cut@3: a provider stream cut, every reconnect cut again" {
+	paired HOST=codex FAULT=cut@3 --id api-version-continuation
+	assert_fault "off provider stream-cut true capture null null
+on -" "Reconnecting... 1/5 (stream disconnected before completion"
+	[[ $(jq -s 'map(select(.fault == "cut")) | length' "$OUT"/scripted-model/requests.jsonl) == 6 ]] ||
+		fail "$(jq -c '[.status, .fault]' "$OUT"/scripted-model/requests.jsonl)"
+}
+
+@test "Claude Code, FAULT=429-quota@3: a provider quota from its last words, though its retry line says rate_limit" {
+	paired HOST=claude-code CLAUDE_CODE_MAX_RETRIES=1 FAULT=429-quota@3 --id api-version-continuation
+	assert_fault "off provider quota false capture 429 null
+on -" "API Error: Request rejected (429) · You have reached your specified API usage limits"
+	# the setting reached the CLI: one retry, two 429s
+	[[ $(jq -s 'map(select(.fault == "quota-exhausted")) | length' "$OUT"/scripted-model/requests.jsonl) == 2 ]] ||
+		fail "$(jq -c '[.status, .fault]' "$OUT"/scripted-model/requests.jsonl)"
+}
+
+@test "Claude Code, FAULT=500@3: a provider server error 500, no wait asked (its retry delay is its own back-off)" {
+	paired HOST=claude-code CLAUDE_CODE_MAX_RETRIES=1 FAULT=500@3 --id api-version-continuation
+	assert_fault "off provider server-error true capture 500 null
+on -" "server_error"
+}
+
+@test "Claude Code, FAULT=stall@3 with API_TIMEOUT_MS=3000: a provider timeout, an error and not the agent's scored timeout" {
+	paired HOST=claude-code CLAUDE_CODE_MAX_RETRIES=1 API_TIMEOUT_MS=3000 FAULT=stall@3 \
+		--id api-version-continuation
+	assert_fault "off provider timeout true capture null null
+on -" "Request timed out"
+}

@@ -11,6 +11,7 @@ the message both carry.
 """
 
 import hashlib
+import json
 import re
 import threading
 from collections import namedtuple
@@ -38,17 +39,18 @@ KINDS = {fault.kind: name for name, fault in FAULTS.items()}
 class Injection:
     """FAULT=KIND@N: the Nth agent request this scripted model counts gets
     KIND's fault, and so does every later request whose body is the same
-    bytes (the host's retry of it); every other request is served as the
-    scripts say. The count lives in this process: one attempt of a unit."""
+    JSON (the host's retry of it: Codex's turn-level retry resends the same
+    JSON in other bytes); every other request is served as the scripts say.
+    The count lives in this process: one attempt of a unit."""
 
     def __init__(self, setting):
         self.name, self.n = parse_fault(setting)
         self.count, self.fired, self.lock = 0, None, threading.Lock()
 
-    def take(self, raw):
-        """The fault row's name for the request of body RAW (bytes), counting
-        it, or None."""
-        digest = hashlib.sha256(raw).digest()
+    def take(self, body):
+        """The fault row's name for the request of parsed BODY, counting it,
+        or None."""
+        digest = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).digest()
         with self.lock:
             if digest == self.fired:
                 return self.name

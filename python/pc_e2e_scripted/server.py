@@ -66,7 +66,7 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self.answer({"body": raw.decode("utf-8", "replace")}, Mismatch(400, "the body is not JSON"))
         try:
-            result = self.reply(body, raw)
+            result = self.reply(body)
         except Mismatch as exc:
             result = exc
         except Exception as exc:  # noqa: BLE001 (any other shape is drift too, and must be logged)
@@ -83,7 +83,7 @@ class Handler(BaseHTTPRequestHandler):
         status = REFUSED_STATUS.get((method, self.route()), 404)
         return Mismatch(status, f"the scripted model does not serve {what} ({method} {self.route()})")
 
-    def reply(self, body, raw):
+    def reply(self, body):
         if self.route() not in DIALECTS:
             raise self.refusal("POST")
         dialect, spoken = DIALECTS[self.route()]
@@ -99,7 +99,7 @@ class Handler(BaseHTTPRequestHandler):
         if not body.get("stream"):
             raise Mismatch(400, f"the agent's requests stream; this one does not (POST {self.route()} for {model})")
         # every streamed agent request counts, whatever it is answered
-        injected = self.server.injection.take(raw) if self.server.injection else None
+        injected = self.server.injection.take(body) if self.server.injection else None
         try:
             turn = play(model, script, dialect.conversation(body))
         except Mismatch:

@@ -86,8 +86,10 @@ static void claude_env(const struct cli_step *s, struct envv *e)
 	env_set(e, "IS_SANDBOX", "1");
 	/* no telemetry left behind by `claude plugin` offline */
 	env_set(e, "DISABLE_TELEMETRY", "1");
-	/* tests bound the CLI's retries of a failing model */
+	/* tests bound the CLI's retries of a failing model, and its wait for a
+	 * stalled one (a stall is then an error, not the agent's timeout) */
 	env_forward(e, "CLAUDE_CODE_MAX_RETRIES");
+	env_forward(e, "API_TIMEOUT_MS");
 	env_set(e, "CLAUDE_CONFIG_DIR", CONFIG_DIR);
 }
 

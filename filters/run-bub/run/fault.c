@@ -32,8 +32,6 @@ static const struct rule rules[] = {
 	  "no session of the script", NULL } },
 	{ "harness", "workload", 0, 0, { 0 }, { "Harbor ran task checksum",
 	  "the workload's model:", NULL } },
-	{ "provider", "quota", 0, 0, { 0 }, { "insufficient_quota", "quota",
-	  "specified API usage limits", "ApiUsageLimitError", NULL } },
 	{ "provider", "rate-limit", 1, 0, { 429, 0 }, { "rate limit", "rate_limit",
 	  "too many requests", "ApiRateLimitError", NULL } },
 	{ "provider", "server-error", 1, 0, { 500, 502, 503, 504, 529, 0 }, { "overloaded",
@@ -49,6 +47,11 @@ static const struct rule rules[] = {
 	{ "provider", "request", 0, 0, { 400, 404, 422, 0 }, { NULL } },
 	{ "infrastructure", "stopped", 0, 0, { 0 }, { "CancelledError", "stopped: ", NULL } },
 };
+/* looked for in all the evidence before the rules: every other label of a
+ * quota's 429 says rate limit (Harbor's ApiRateLimitError, Claude Code's
+ * retry line), and only the host's last words say quota */
+static const struct rule quota = { "provider", "quota", 0, 0, { 0 }, { "insufficient_quota",
+	"quota", "specified API usage limits", "ApiUsageLimitError", NULL } };
 /* any other: the agent exited */
 static const struct rule agent_exit = { "infrastructure", "agent-exit", 0, 0, { 0 }, { NULL } };
 /* what a unit no attempt finished records (pipelines/units) */
@@ -293,6 +296,15 @@ jv fault_of(const struct workload_run *r)
 	const struct rule *u = &agent_exit;
 	const struct item *it = NULL;
 	const char *at = NULL;
+	for (int i = 0; i < ev.n && !at; i++) {
+		const char *q = matches(&quota, &ev.v[i]);
+		char *w = q ? words_at(ev.v[i].text, q) : NULL;
+		/* its line's words, not only the line (Claude Code's synthetic
+		 * message holds the quota's text, its "error" rate_limit) */
+		if (w && matches(&quota, &(struct item){ .text = w }))
+			u = &quota, it = &ev.v[i], at = q;
+		free(w);
+	}
 	for (int i = 0; i < ev.n && !at; i++)
 		for (size_t k = 0; k < sizeof rules / sizeof *rules && !at; k++)
 			if ((at = matches(&rules[k], &ev.v[i])))
@@ -311,7 +323,10 @@ jv fault_of(const struct workload_run *r)
 	for (int i = 0; i < ev.n && !status; i++)
 		status = status_in(ev.v[i].text, &status_at);
 	char *words = it ? words_at(it->text, at) : pc_xstrdup("");
-	jv fault = fault_object(r, u, it ? it->step : NULL, status, retry_after(&ev), words);
+	/* only a rate limit asks for a wait: Claude Code's delay after a 500 or
+	 * a quota's 429 is its own back-off */
+	jv retry = u->transient && !strcmp(u->kind, "rate-limit") ? retry_after(&ev) : jv_null();
+	jv fault = fault_object(r, u, it ? it->step : NULL, status, retry, words);
 	free(words);
 	evidence_free(&ev);
 	return fault;
