@@ -135,5 +135,5 @@ leg() {
 	[[ ! -e $OUTPUT ]] || fail "OUTPUT was made"
 	run --separate-stderr "$REPO/pc-e2e" paired -h
 	assert_success
-	assert_equal "${lines[-1]}" "error, 64 on a bad setting (before anything is written)."
+	assert_equal "${lines[-1]}" "(before anything is written)."
 }
