@@ -95,14 +95,20 @@ outcomes() {
 
 @test "BUDGET_USD stops starting units at the budget, exit 3; RESUME=1 with a new budget runs only the rest" {
 	printf '{"*": {"input": 2, "cached_input": 0.5, "output": 8}}\n' >"$T/prices.json"
-	# one unit runs (nothing spent yet), and its spend is known
+	# the first unit runs alone (nothing says yet what a unit costs), and its spend is known
 	paired TRIALS=3 PRICES="$T/prices.json" BUDGET_USD=0.000001
 	assert_exit 3
 	local one
 	one=$(jq .spent_usd "$OUT/units/budget.json")
 	[[ $(jq -n "$one > 0") == true ]] || fail "no spend: $(cat "$OUT/units/budget.json")"
-	# a budget of 1.5 units: the second unit starts, the third does not
+	# 1.5 units: a second would pass it, so none starts (exit 3, nothing run)
 	paired TRIALS=3 PRICES="$T/prices.json" RESUME=1 BUDGET_USD="$(jq -n "$one * 1.5")"
+	assert_exit 3
+	assert_equal "$(jq -c '.state' "$OUT/units/units.jsonl" | paste -sd' ')" '"done" "budget" "budget"'
+	[[ $(jq -n --argjson s "$(jq .spent_usd "$OUT/units/budget.json")" --argjson one "$one" '$s == $one') == true ]] ||
+		fail "spent again: $(cat "$OUT/units/budget.json")"
+	# 2.5 units: the second unit fits, a third would pass it
+	paired TRIALS=3 PRICES="$T/prices.json" RESUME=1 BUDGET_USD="$(jq -n "$one * 2.5")"
 	assert_exit 3
 	assert_equal "$(jq -c '.state' "$OUT/units/units.jsonl" | paste -sd' ')" '"done" "done" "budget"'
 	assert_equal "$(jq -c '[.units, .units_not_run, .stopped]' "$OUT/units/budget.json")" '[3,1,true]'
@@ -121,6 +127,16 @@ outcomes() {
 		'0/attempt-1 1/attempt-1 2/attempt-1'
 	assert_equal "$(jq -c '[.stopped, .units_not_run, .spent_usd > 0]' "$OUT/units/budget.json")" '[false,0,true]'
 	assert_equal "$(outcomes | wc -l)" 6
+}
+
+@test "BUDGET_USD with JOBS=2: until a unit is done and priced, the next waits for it rather than start blind" {
+	printf '{"*": {"input": 2, "cached_input": 0.5, "output": 8}}\n' >"$T/prices.json"
+	paired TRIALS=2 JOBS=2 PRICES="$T/prices.json" BUDGET_USD=100
+	assert_exit 0
+	local done_at started
+	done_at=$(stat -c %Y "$OUT/units/0/attempt-1/status")
+	started=$(date -d "$(cat "$OUT/units/1/attempt-1/started")" +%s)
+	((started >= done_at)) || fail "unit 1 started at $started, before unit 0 was done at $done_at"
 }
 
 @test "RETRY, RETRY_BACKOFF and RETRY_MAX_WAIT that are not whole numbers are refused with 64 before OUTPUT" {
