@@ -281,6 +281,34 @@ static jv fault_object(const struct workload_run *r, const struct rule *u, const
 
 /* ---- the fault ---- */
 
+/* The rule the evidence (borrowed) matches first, *it the item and *at
+ * where in its text; the agent's exit when none does.  A quota is looked
+ * for in all of it first: its 429 says rate limit too, and only its words
+ * say quota. */
+static const struct rule *first_rule(const struct evidence *ev, const struct item **it,
+				     const char **at)
+{
+	for (int i = 0; i < ev->n; i++) {
+		const char *q = matches(&quota, &ev->v[i]);
+		char *w = q ? words_at(ev->v[i].text, q) : NULL;
+		/* its line's words, not only the line (Claude Code's synthetic
+		 * message holds the quota's text, its "error" rate_limit) */
+		int said = w && matches(&quota, &(struct item){ .text = w });
+		free(w);
+		if (said) {
+			*it = &ev->v[i], *at = q;
+			return &quota;
+		}
+	}
+	for (int i = 0; i < ev->n; i++)
+		for (size_t k = 0; k < sizeof rules / sizeof *rules; k++)
+			if ((*at = matches(&rules[k], &ev->v[i]))) {
+				*it = &ev->v[i];
+				return &rules[k];
+			}
+	return &agent_exit;
+}
+
 jv fault_of(const struct workload_run *r)
 {
 	struct evidence ev;
@@ -293,22 +321,9 @@ jv fault_of(const struct workload_run *r)
 		evidence_free(&ev);
 		return jv_null();
 	}
-	const struct rule *u = &agent_exit;
 	const struct item *it = NULL;
 	const char *at = NULL;
-	for (int i = 0; i < ev.n && !at; i++) {
-		const char *q = matches(&quota, &ev.v[i]);
-		char *w = q ? words_at(ev.v[i].text, q) : NULL;
-		/* its line's words, not only the line (Claude Code's synthetic
-		 * message holds the quota's text, its "error" rate_limit) */
-		if (w && matches(&quota, &(struct item){ .text = w }))
-			u = &quota, it = &ev.v[i], at = q;
-		free(w);
-	}
-	for (int i = 0; i < ev.n && !at; i++)
-		for (size_t k = 0; k < sizeof rules / sizeof *rules && !at; k++)
-			if ((at = matches(&rules[k], &ev.v[i])))
-				u = &rules[k], it = &ev.v[i];
+	const struct rule *u = first_rule(&ev, &it, &at);
 	/* the words: where the rule matches more than an exception's type (a
 	 * host's output cut short before its error line, which its log holds) */
 	for (int i = 0; it && at == it->text && i < ev.n; i++) {
